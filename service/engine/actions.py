@@ -1,0 +1,153 @@
+"""Actions as value types, with a compact text notation that round-trips.
+
+Notation (one token per action, no spaces):
+
+=============  ===============================================================
+``d``          draw: tap the stock (becomes ``r`` when the stock is empty)
+``r``          recycle: turn the waste back into the stock
+``c3>c5``      move the top card of column 3 onto column 5
+``c3:4>c5``    move the top 4 cards of column 3 onto column 5
+``w>f``        move the top of the waste to the foundation area
+``c2>f3``      drop on foundation place 3 (the card goes where it fits, see DS-FND-3)
+``f2>c4``      take the top card of foundation place 2 back to column 4
+``tc3`` ``tw`` tap: send the top card to its foundation
+``ttc3``       double tap: foundation first, then a tableau place
+``u``          undo
+=============  ===============================================================
+
+Columns and foundation places are numbered from 1 in text and from 0 in code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypeAlias
+
+from .errors import InvalidActionError
+
+
+class PileKind(Enum):
+    WASTE = "w"
+    COLUMN = "c"
+    FOUNDATION = "f"
+    STOCK = "s"
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """A pile of the table. ``index`` is 0-based; ``None`` means the whole foundation area."""
+
+    kind: PileKind
+    index: int | None = None
+
+    def __str__(self) -> str:
+        if self.index is None:
+            return self.kind.value
+        return f"{self.kind.value}{self.index + 1}"
+
+
+WASTE = Pile(PileKind.WASTE)
+STOCK = Pile(PileKind.STOCK)
+FOUNDATIONS = Pile(PileKind.FOUNDATION)
+
+
+def column(index: int) -> Pile:
+    return Pile(PileKind.COLUMN, index)
+
+
+def foundation(index: int) -> Pile:
+    return Pile(PileKind.FOUNDATION, index)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    source: Pile
+    target: Pile
+    count: int = 1
+
+    def __str__(self) -> str:
+        amount = f":{self.count}" if self.count != 1 else ""
+        return f"{self.source}{amount}>{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    def __str__(self) -> str:
+        return "d"
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    def __str__(self) -> str:
+        return "r"
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A tap on the top card of a column or of the waste (DS-APP-2, DS-APP-3)."""
+
+    source: Pile
+    double: bool = False
+
+    def __str__(self) -> str:
+        return ("tt" if self.double else "t") + str(self.source)
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    def __str__(self) -> str:
+        return "u"
+
+
+Action: TypeAlias = Move | Draw | Recycle | Tap | Undo
+
+_PILE_RE = re.compile(r"^(w|s|c(\d{1,2})|f(\d{1,2})?)$")
+_MOVE_RE = re.compile(r"^([a-z]\d{0,2})(?::(\d{1,3}))?>([a-z]\d{0,2})$")
+_TAP_RE = re.compile(r"^(tt?)([a-z]\d{0,2})$")
+_SIMPLE: dict[str, Action] = {"d": Draw(), "r": Recycle(), "u": Undo()}
+
+
+def parse_pile(text: str) -> Pile:
+    """Parses ``w``, ``s``, ``c1``.., ``f`` or ``f1``..; range checks belong to the game."""
+    match = _PILE_RE.match(text.strip().lower())
+    if match is None:
+        raise InvalidActionError("unknown_pile", f"unknown pile {text!r}")
+    name, col, fnd = match.groups()
+    if name == "w":
+        return WASTE
+    if name == "s":
+        return STOCK
+    if col is not None:
+        if int(col) < 1:
+            raise InvalidActionError("bad_index", f"columns are numbered from 1: {text!r}")
+        return column(int(col) - 1)
+    if fnd is not None:
+        if int(fnd) < 1:
+            raise InvalidActionError("bad_index", f"foundations are numbered from 1: {text!r}")
+        return foundation(int(fnd) - 1)
+    return FOUNDATIONS
+
+
+def parse_action(text: str) -> Action:
+    token = text.strip().lower()
+    simple = _SIMPLE.get(token)
+    if simple is not None:
+        return simple
+    match = _MOVE_RE.match(token)
+    if match is not None:
+        source, count, target = match.groups()
+        amount = int(count) if count is not None else 1
+        if amount < 1:
+            raise InvalidActionError("bad_count", f"a move takes at least one card: {text!r}")
+        return Move(parse_pile(source), parse_pile(target), amount)
+    match = _TAP_RE.match(token)
+    if match is not None:
+        taps, source = match.groups()
+        return Tap(parse_pile(source), double=taps == "tt")
+    raise InvalidActionError("bad_notation", f"not an action: {text!r}")
+
+
+def parse_actions(text: str) -> list[Action]:
+    return [parse_action(token) for token in text.split()]

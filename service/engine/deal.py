@@ -1,0 +1,122 @@
+"""Game codes (CODE-1) and the portable deal: deal number -> card order.
+
+The shuffle is specified step by step in ``docs/deal.md`` so that any front end can
+reproduce a deal from its code: SplitMix64 seeded with the deal number drives a
+Fisher-Yates shuffle of the unshuffled deck. Nothing here depends on Python's ``random``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import DECK_SIZE, Card
+from .errors import InvalidCodeError
+
+DEAL_LETTERS = 7
+DEAL_COUNT = 26**DEAL_LETTERS
+_MASK64 = (1 << 64) - 1
+
+
+class Scoring(Enum):
+    NORMAL = "normal"
+    VEGAS = "vegas"
+
+    @property
+    def letter(self) -> str:
+        return "N" if self is Scoring.NORMAL else "V"
+
+
+class GameKind(Enum):
+    DOUBLE = "DS"
+    REFLECHI = "TF"
+
+    @property
+    def deck_copies(self) -> int:
+        return 2 if self is GameKind.DOUBLE else 1
+
+
+_CODE_RE = re.compile(r"^(DS|TF)1-D([13])([NV])-([A-Z]{7})$")
+
+
+@dataclass(frozen=True, slots=True)
+class GameCode:
+    """A deal with its draw mode and scoring, e.g. ``DS1-D1N-AAAAAAB``."""
+
+    game: GameKind
+    draw: int
+    scoring: Scoring
+    deal: int
+
+    def __post_init__(self) -> None:
+        if self.draw not in (1, 3):
+            raise InvalidCodeError(f"draw must be 1 or 3, not {self.draw}")
+        if not 0 <= self.deal < DEAL_COUNT:
+            raise InvalidCodeError(f"deal number must be in 0..{DEAL_COUNT - 1}")
+        if self.game is GameKind.REFLECHI and self.scoring is Scoring.VEGAS:
+            raise InvalidCodeError("Solitaire Réfléchi has Normal scoring only")
+
+    def __str__(self) -> str:
+        return f"{self.game.value}1-D{self.draw}{self.scoring.letter}-{deal_letters(self.deal)}"
+
+    @classmethod
+    def parse(cls, text: str) -> GameCode:
+        match = _CODE_RE.match(text.strip().upper())
+        if match is None:
+            raise InvalidCodeError(
+                f"not a game code: {text!r} (expected e.g. DS1-D1N-AAAAAAB or TF1-D3N-QWERTYU)"
+            )
+        game, draw, scoring, letters = match.groups()
+        return cls(
+            GameKind(game),
+            int(draw),
+            Scoring.NORMAL if scoring == "N" else Scoring.VEGAS,
+            deal_number(letters),
+        )
+
+    @classmethod
+    def random(cls, game: GameKind, draw: int = 1, scoring: Scoring = Scoring.NORMAL) -> GameCode:
+        return cls(game, draw, scoring, secrets.randbelow(DEAL_COUNT))
+
+
+def deal_letters(number: int) -> str:
+    """Base 26, ``A`` = 0, most significant letter first, always seven letters."""
+    letters = []
+    for _ in range(DEAL_LETTERS):
+        number, digit = divmod(number, 26)
+        letters.append(chr(ord("A") + digit))
+    return "".join(reversed(letters))
+
+
+def deal_number(letters: str) -> int:
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - ord("A")
+    return number
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """One SplitMix64 step: returns (new state, output)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def shuffled_deck(game: GameKind, deal: int) -> list[Card]:
+    """The deck of ``game`` after the shuffle of deal number ``deal``.
+
+    The unshuffled deck is cards 0..51 (spades A..K, hearts, diamonds, clubs), twice over
+    for Double Solitaire. Fisher-Yates from the last position down: position ``i`` swaps
+    with ``next() mod (i + 1)``.
+    """
+    deck = list(range(DECK_SIZE)) * game.deck_copies
+    state = deal
+    for i in range(len(deck) - 1, 0, -1):
+        state, value = splitmix64(state)
+        j = value % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
