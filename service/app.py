@@ -1,0 +1,250 @@
+"""HTTP routes and the application factory."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
+
+from . import engine
+from .config import Settings
+from .games import Games, ServiceError
+from .openapi import openapi_document
+from .protocol import (
+    ActionRequest,
+    CreateGameRequest,
+    ErrorCode,
+    UndoRequest,
+    describe_validation_error,
+    parse_action_input,
+)
+from .store import StoreUnavailable, open_store
+from .ws import websocket_endpoint
+
+log = logging.getLogger("service")
+M = TypeVar("M", bound=BaseModel)
+
+MAX_BODY_BYTES = 16 * 1024
+PROBLEM_TYPE = "https://solitaire.invalid/problems/"
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(orjson.dumps(data), status, headers, media_type="application/json")
+
+
+def problem(
+    code: ErrorCode, status: int, detail: str, extra: dict[str, Any] | None = None
+) -> Response:
+    body = {
+        "type": PROBLEM_TYPE + code.value,
+        "title": code.value.replace("_", " "),
+        "status": status,
+        "code": code.value,
+        "detail": detail,
+        **(extra or {}),
+    }
+    return Response(orjson.dumps(body), status, media_type="application/problem+json")
+
+
+async def read_body(request: Request, model: type[M]) -> M:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        raise ServiceError(
+            ErrorCode.FRAME_TOO_LARGE, 413, f"request bodies are limited to {MAX_BODY_BYTES} bytes"
+        )
+    try:
+        data = orjson.loads(raw or b"{}")
+    except orjson.JSONDecodeError as exc:
+        raise ServiceError(ErrorCode.BAD_JSON, 400, f"body is not valid JSON: {exc}") from exc
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ServiceError(ErrorCode.BAD_MESSAGE, 422, describe_validation_error(exc)) from exc
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def games_of(request: Request) -> Games:
+    games: Games = request.app.state.games
+    return games
+
+
+# --------------------------------------------------------------------------- routes
+
+
+async def create_game(request: Request) -> Response:
+    body = await read_body(request, CreateGameRequest)
+    created = await games_of(request).create(body.game, body.draw, body.scoring, body.code)
+    location = f"/games/{created['game_id']}"
+    return json_response(created, 201, {"location": location, "etag": '"0"'})
+
+
+async def get_game(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    version, state = await games_of(request).snapshot(game_id)
+    etag = f'"{version}"'
+    if etag in {t.strip() for t in request.headers.get("if-none-match", "").split(",")}:
+        return Response(status_code=304, headers={"etag": etag})
+    return json_response(
+        {"game_id": game_id, "version": version, "state": state}, headers={"etag": etag}
+    )
+
+
+async def get_changes(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    try:
+        since = int(request.query_params.get("since", "0"))
+        if since < 0:
+            raise ValueError
+    except ValueError as exc:
+        raise ServiceError(
+            ErrorCode.BAD_MESSAGE, 422, "since must be a version number (0 or more)"
+        ) from exc
+    return json_response(await games_of(request).changes_since(game_id, since))
+
+
+async def post_action(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    body = await read_body(request, ActionRequest)
+    try:
+        action = parse_action_input(body.action)
+    except engine.InvalidActionError as exc:
+        raise ServiceError(ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code) from exc
+    return await _apply(request, game_id, action, body.expected_version, body.request_id)
+
+
+async def post_undo(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    body = await read_body(request, UndoRequest)
+    return await _apply(request, game_id, engine.Undo(), body.expected_version, body.request_id)
+
+
+async def _apply(
+    request: Request,
+    game_id: str,
+    action: engine.Action,
+    expected_version: int | None,
+    request_id: str | None,
+) -> Response:
+    applied = await games_of(request).act(
+        game_id, bearer_token(request), action, expected_version, request_id
+    )
+    return json_response(
+        {
+            "game_id": game_id,
+            "version": applied.version,
+            "notation": applied.notation,
+            "duplicate": applied.duplicate,
+            "change": applied.change,
+        }
+    )
+
+
+async def get_legal_actions(request: Request) -> Response:
+    return json_response(await games_of(request).legal_actions(request.path_params["game_id"]))
+
+
+async def get_record(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    return json_response(await games_of(request).record(game_id, bearer_token(request)))
+
+
+async def health(request: Request) -> Response:
+    return json_response({"status": "ok", "store": games_of(request).store.kind})
+
+
+async def ready(request: Request) -> Response:
+    store = games_of(request).store
+    try:
+        await store.ping()
+    except StoreUnavailable:
+        return json_response({"status": "unavailable", "store": store.kind}, 503)
+    return json_response({"status": "ok", "store": store.kind})
+
+
+async def openapi(request: Request) -> Response:
+    return json_response(openapi_document())
+
+
+async def index(request: Request) -> Response:
+    return json_response(
+        {
+            "service": "solitaire",
+            "openapi": "/openapi.json",
+            "websocket": "/ws",
+            "games": "/games",
+        }
+    )
+
+
+# --------------------------------------------------------------------------- errors
+
+
+async def service_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ServiceError)
+    return problem(exc.code, exc.status, exc.message, exc.extra)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.BAD_MESSAGE
+    return problem(code, exc.status_code, str(exc.detail))
+
+
+async def internal_error(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return problem(ErrorCode.STORE_UNAVAILABLE, 500, "internal error")
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/games", create_game, methods=["POST"]),
+    Route("/games/{game_id}", get_game, methods=["GET"]),
+    Route("/games/{game_id}/changes", get_changes, methods=["GET"]),
+    Route("/games/{game_id}/actions", post_action, methods=["POST"]),
+    Route("/games/{game_id}/undo", post_undo, methods=["POST"]),
+    Route("/games/{game_id}/legal-actions", get_legal_actions, methods=["GET"]),
+    Route("/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/healthz", health),
+    Route("/readyz", ready),
+    Route("/openapi.json", openapi),
+    WebSocketRoute("/ws", websocket_endpoint),
+]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = open_store(settings)
+        await store.open()
+        app.state.settings = settings
+        app.state.games = Games(store, settings)
+        try:
+            yield
+        finally:
+            await store.close()
+
+    return Starlette(
+        routes=ROUTES,
+        lifespan=lifespan,
+        exception_handlers={
+            ServiceError: service_error,
+            HTTPException: http_error,
+            Exception: internal_error,
+        },
+    )

@@ -1,0 +1,24 @@
+"""Settings, read from the environment (names in docs/configuration table of the README)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    store_url: str = Field("memory://", description="`memory://` or `redis://host:port/db`.")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    game_ttl_seconds: int = Field(7 * 24 * 3600, gt=0, description="Idle games expire after.")
+    won_game_ttl_seconds: int = Field(0, ge=0, description="0 keeps won games for good.")
+    max_frame_bytes: int = Field(16 * 1024, gt=0)
+    rate_per_second: float = Field(20.0, gt=0)
+    rate_burst: int = Field(40, gt=0)
+    max_subscriptions: int = Field(16, gt=0)
+    send_queue_size: int = Field(256, gt=0)
+    catchup_limit: int = Field(1000, gt=0, description="Older gaps get a snapshot instead.")
+    max_actions_per_game: int = Field(20000, gt=0)
+    log_level: str = "info"

@@ -1,0 +1,380 @@
+"""Playing games through the store: the logic that HTTP routes and WebSockets share.
+
+Every action is validated by the engine on a live copy of the game, turned into a change
+(normalized action, events, JSON Patch between public views, score change) and committed
+with a compare-and-set on the version. Another instance may have moved the game on in
+the meantime; the commit then reports a conflict and the action is tried again on the
+fresh state, unless the client pinned ``expected_version``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from . import engine
+from .config import Settings
+from .diff import public_patch
+from .protocol import ErrorCode, action_object
+from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token
+
+_COMMIT_ATTEMPTS = 8
+_LIVE_CACHE_SIZE = 10_000
+
+
+class ServiceError(Exception):
+    """A refused request: a stable code, an HTTP status and extra fields for the body."""
+
+    def __init__(self, code: ErrorCode, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+        self.message = message
+        self.extra = {k: v for k, v in extra.items() if v is not None}
+
+
+class RuleRejected(ServiceError):
+    def __init__(self, error: engine.IllegalActionError, game_id: str, version: int) -> None:
+        super().__init__(
+            ErrorCode.RULE_VIOLATION,
+            409,
+            error.message_en,
+            rule_id=error.rule_id,
+            message_en=error.message_en,
+            message_fi=error.message_fi,
+            current_version=version,
+        )
+        self.rejection = {
+            "rule_id": error.rule_id,
+            "message_en": error.message_en,
+            "message_fi": error.message_fi,
+        }
+        self.game_id = game_id
+        self.version = version
+
+
+def not_found(game_id: str) -> ServiceError:
+    # The id is echoed back: it is the caller's own input, never a secret.
+    return ServiceError(ErrorCode.NOT_FOUND, 404, f"no game with id {game_id!r}")
+
+
+def unavailable(exc: Exception) -> ServiceError:
+    return ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "the game store is unavailable; retry")
+
+
+@dataclass(slots=True)
+class _Live:
+    """A deserialized game at a known version; valid until a commit says otherwise."""
+
+    version: int
+    game: engine.Klondike
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    version: int
+    notation: str
+    duplicate: bool
+    change: dict[str, Any] | None
+
+
+def build_change(
+    game_id: str,
+    version: int,
+    outcome: engine.Outcome,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    game: engine.Klondike,
+) -> dict[str, Any]:
+    return {
+        "type": "change",
+        "game_id": game_id,
+        "version": version,
+        "notation": str(outcome.action),
+        "action": action_object(outcome.action),
+        "events": outcome.events(),
+        "patch": public_patch(before, after),
+        "score": {
+            "delta": outcome.score_delta,
+            "total": game.score,
+            "display": game.score_display,
+        },
+    }
+
+
+class Games:
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self._live: OrderedDict[str, _Live] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ reads
+
+    async def _load(self, game_id: str) -> StoredGame:
+        try:
+            stored = await self.store.load(game_id)
+        except StoreUnavailable as exc:
+            raise unavailable(exc) from exc
+        if stored is None:
+            raise not_found(game_id)
+        return stored
+
+    async def create(
+        self, game: str, draw: int, scoring: str, code_text: str | None
+    ) -> dict[str, Any]:
+        if code_text is not None:
+            try:
+                code = engine.GameCode.parse(code_text)
+            except engine.InvalidCodeError as exc:
+                raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+        else:
+            try:
+                code = engine.GameCode.random(engine.GameKind(game), draw, engine.Scoring(scoring))
+            except engine.InvalidCodeError as exc:
+                raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+        state = engine.new_game(code)
+        game_id = secrets.token_urlsafe(16)
+        token = secrets.token_urlsafe(32)
+        stored = StoredGame(game_id, 0, state.serialize(), hash_token(token), str(code))
+        try:
+            await self.store.create(stored)
+        except StoreUnavailable as exc:
+            raise unavailable(exc) from exc
+        self._remember(game_id, _Live(0, state, stored.token_hash))
+        return {
+            "game_id": game_id,
+            "player_token": token,
+            "code": str(code),
+            "version": 0,
+            "state": state.public_view(),
+        }
+
+    async def snapshot(self, game_id: str) -> tuple[int, dict[str, Any]]:
+        stored = await self._load(game_id)
+        return stored.version, engine.deserialize(stored.state).public_view()
+
+    async def legal_actions(self, game_id: str) -> dict[str, Any]:
+        stored = await self._load(game_id)
+        game = engine.deserialize(stored.state)
+        return {
+            "game_id": game_id,
+            "version": stored.version,
+            "actions": [
+                {"notation": str(a), "action": action_object(a)} for a in game.legal_actions()
+            ],
+        }
+
+    async def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+        stored = await self._load(game_id)
+        if not stored.won:
+            self.authorize(stored.token_hash, token)
+        try:
+            actions = await self.store.actions(game_id)
+        except StoreUnavailable as exc:
+            raise unavailable(exc) from exc
+        if actions is None:
+            raise not_found(game_id)
+        return {
+            "game_id": game_id,
+            "code": stored.code,
+            "actions": actions,
+            "record": " ".join([stored.code, *actions]),
+            "version": len(actions),
+            "won": stored.won,
+        }
+
+    async def changes_since(self, game_id: str, since: int) -> dict[str, Any]:
+        """Every change after version ``since``, rebuilt by replaying the action log.
+
+        Too old a gap (over ``catchup_limit``) or a version the game never had gets a
+        snapshot with ``recovered: false`` instead.
+        """
+        stored = await self._load(game_id)
+        try:
+            actions = await self.store.actions(game_id)
+        except StoreUnavailable as exc:
+            raise unavailable(exc) from exc
+        if actions is None:
+            raise not_found(game_id)
+        version = len(actions)
+        if since > version or version - since > self.settings.catchup_limit:
+            game = engine.deserialize(stored.state)
+            if stored.version != version:
+                # The log moved on between the two reads: replay gives a consistent state.
+                game = engine.GameRecord(
+                    engine.GameCode.parse(stored.code), engine.parse_actions(" ".join(actions))
+                ).replay()
+            return {
+                "game_id": game_id,
+                "version": version,
+                "recovered": False,
+                "changes": [],
+                "state": game.public_view(),
+            }
+        game = engine.new_game(stored.code)
+        for text in actions[:since]:
+            game.play(engine.parse_action(text))
+        changes = []
+        before = game.public_view()
+        for offset, text in enumerate(actions[since:], start=since + 1):
+            outcome = game.play(engine.parse_action(text))
+            after = game.public_view()
+            changes.append(build_change(game_id, offset, outcome, before, after, game))
+            before = after
+        return {"game_id": game_id, "version": version, "recovered": True, "changes": changes}
+
+    # ------------------------------------------------------------------ auth
+
+    @staticmethod
+    def authorize(token_hash: str, token: str | None) -> None:
+        if token is None or not hmac.compare_digest(token_hash, hash_token(token)):
+            raise ServiceError(
+                ErrorCode.UNAUTHORIZED, 401, "a valid player token is required for this game"
+            )
+
+    async def role(self, game_id: str, token: str | None) -> tuple[str, StoredGame]:
+        """``player`` with the right token, ``watcher`` with none; a wrong token is refused."""
+        stored = await self._load(game_id)
+        if token is None:
+            return "watcher", stored
+        self.authorize(stored.token_hash, token)
+        return "player", stored
+
+    # ------------------------------------------------------------------ writes
+
+    def _remember(self, game_id: str, live: _Live) -> None:
+        self._live[game_id] = live
+        self._live.move_to_end(game_id)
+        while len(self._live) > _LIVE_CACHE_SIZE:
+            self._live.popitem(last=False)
+
+    async def _live_game(self, game_id: str, fresh: bool) -> _Live:
+        live = None if fresh else self._live.get(game_id)
+        if live is None:
+            stored = await self._load(game_id)
+            live = _Live(stored.version, engine.deserialize(stored.state), stored.token_hash)
+            self._remember(game_id, live)
+        return live
+
+    async def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: engine.Action,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> Applied:
+        """Validates and commits one action (or undo) of the game's player."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                return await self._act(game_id, token, action, expected_version, request_id)
+        finally:
+            if not lock.locked() and self._locks.get(game_id) is lock:
+                del self._locks[game_id]
+
+    async def _act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: engine.Action,
+        expected_version: int | None,
+        request_id: str | None,
+    ) -> Applied:
+        fresh = False
+        for _ in range(_COMMIT_ATTEMPTS):
+            live = await self._live_game(game_id, fresh)
+            self.authorize(live.token_hash, token)
+            if expected_version is not None and expected_version != live.version and not fresh:
+                fresh = True
+                continue
+            game = live.game
+            before = game.public_view()
+            try:
+                if expected_version is not None and expected_version != live.version:
+                    raise ServiceError(
+                        ErrorCode.STALE_VERSION,
+                        409,
+                        f"the game is at version {live.version}, not {expected_version}",
+                        current_version=live.version,
+                    )
+                outcome = game.play(action)
+            except (ServiceError, engine.IllegalActionError, engine.InvalidActionError) as exc:
+                duplicate = await self._duplicate(game_id, request_id)
+                if duplicate is not None:
+                    return duplicate
+                if isinstance(exc, engine.IllegalActionError):
+                    raise RuleRejected(exc, game_id, live.version) from exc
+                if isinstance(exc, engine.InvalidActionError):
+                    raise ServiceError(
+                        ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
+                    ) from exc
+                raise
+            version = live.version + 1
+            change = build_change(game_id, version, outcome, before, game.public_view(), game)
+            try:
+                result = await self.store.commit(
+                    game_id,
+                    live.version,
+                    game.serialize(),
+                    str(outcome.action),
+                    request_id,
+                    game.won,
+                    orjson.dumps(change),
+                )
+            except StoreUnavailable as exc:
+                self._live.pop(game_id, None)
+                raise unavailable(exc) from exc
+            if result.status is CommitStatus.APPLIED:
+                live.version = version
+                return Applied(version, change["notation"], False, change)
+            # The live copy already has the action played on it: it must not be reused.
+            self._live.pop(game_id, None)
+            fresh = True
+            if result.status is CommitStatus.DUPLICATE:
+                return await self._answer_duplicate(game_id, result.version)
+            if result.status is CommitStatus.MISSING:
+                raise not_found(game_id)
+            if result.status is CommitStatus.FULL:
+                raise ServiceError(
+                    ErrorCode.GAME_TOO_LONG,
+                    409,
+                    f"a game keeps at most {self.settings.max_actions_per_game} actions",
+                )
+            if expected_version is not None:
+                raise ServiceError(
+                    ErrorCode.STALE_VERSION,
+                    409,
+                    f"the game is at version {result.version}, not {expected_version}",
+                    current_version=result.version,
+                )
+        raise ServiceError(
+            ErrorCode.STALE_VERSION, 409, "the game kept changing; retry", current_version=None
+        )
+
+    async def _duplicate(self, game_id: str, request_id: str | None) -> Applied | None:
+        if request_id is None:
+            return None
+        try:
+            version = await self.store.find_request(game_id, request_id)
+        except StoreUnavailable as exc:
+            raise unavailable(exc) from exc
+        if version is None:
+            return None
+        return await self._answer_duplicate(game_id, version)
+
+    async def _answer_duplicate(self, game_id: str, version: int) -> Applied:
+        try:
+            actions = await self.store.actions(game_id)
+        except StoreUnavailable as exc:
+            raise unavailable(exc) from exc
+        notation = actions[version - 1] if actions and len(actions) >= version else "?"
+        return Applied(version, notation, True, None)

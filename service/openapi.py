@@ -1,0 +1,200 @@
+"""The OpenAPI 3.1 document, built from the protocol models."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from .protocol import (
+    PROTOCOL_VERSION,
+    ActionAccepted,
+    ActionRequest,
+    ChangesResponse,
+    CreatedGame,
+    CreateGameRequest,
+    GameRecordResponse,
+    GameStateResponse,
+    Health,
+    LegalActionsResponse,
+    Problem,
+    UndoRequest,
+)
+
+_MODELS: list[type[BaseModel]] = [
+    ActionAccepted,
+    ActionRequest,
+    ChangesResponse,
+    CreatedGame,
+    CreateGameRequest,
+    GameRecordResponse,
+    GameStateResponse,
+    Health,
+    LegalActionsResponse,
+    Problem,
+    UndoRequest,
+]
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def _json(model: type[BaseModel], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": _ref(model)}}}
+
+
+def _problem(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/problem+json": {"schema": _ref(Problem)}},
+    }
+
+
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
+_ERRORS = {
+    "404": _problem("No such game"),
+    "422": _problem("Malformed request"),
+    "503": _problem("Store unavailable"),
+}
+
+
+@functools.cache
+def openapi_document() -> dict[str, Any]:
+    _, defs = models_json_schema(
+        [(m, "serialization") for m in _MODELS] + [(m, "validation") for m in _MODELS],
+        ref_template="#/components/schemas/{model}",
+    )
+    schemas = defs.get("$defs", {})
+    act_errors = {
+        **_ERRORS,
+        "400": _problem("Body is not JSON"),
+        "401": _problem("Missing or wrong player token"),
+        "409": _problem("Refused by a rule (rule_id), or stale expected_version"),
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Solitaire service",
+            "version": f"{PROTOCOL_VERSION}.0",
+            "description": "Double Solitaire and Solitaire Réfléchi over REST and WebSocket "
+            "(`/ws`, see docs/protocol.md and schemas/).",
+        },
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {
+            "/games": {
+                "post": {
+                    "operationId": "createGame",
+                    "summary": "Create a game from a code or a random deal",
+                    "requestBody": {
+                        "content": {"application/json": {"schema": _ref(CreateGameRequest)}}
+                    },
+                    "responses": {
+                        "201": _json(CreatedGame, "Created; keep the player token secret"),
+                        "400": _problem("Body is not JSON"),
+                        "422": _problem("Malformed request or bad game code"),
+                        "503": _problem("Store unavailable"),
+                    },
+                }
+            },
+            "/games/{game_id}": {
+                "get": {
+                    "operationId": "getGame",
+                    "summary": "Public state; ETag is the version",
+                    "parameters": [
+                        _GAME_ID,
+                        {"name": "If-None-Match", "in": "header", "schema": {"type": "string"}},
+                    ],
+                    "responses": {
+                        "200": _json(GameStateResponse, "Public state"),
+                        "304": {"description": "Unchanged since the given ETag"},
+                        **_ERRORS,
+                    },
+                }
+            },
+            "/games/{game_id}/changes": {
+                "get": {
+                    "operationId": "getChanges",
+                    "summary": "Changes after version `since` (for polling clients)",
+                    "parameters": [
+                        _GAME_ID,
+                        {
+                            "name": "since",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 0, "default": 0},
+                        },
+                    ],
+                    "responses": {"200": _json(ChangesResponse, "Changes or snapshot"), **_ERRORS},
+                }
+            },
+            "/games/{game_id}/actions": {
+                "post": {
+                    "operationId": "postAction",
+                    "summary": "Play one action (player only)",
+                    "security": _AUTH,
+                    "parameters": [_GAME_ID],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref(ActionRequest)}},
+                    },
+                    "responses": {"200": _json(ActionAccepted, "Accepted"), **act_errors},
+                }
+            },
+            "/games/{game_id}/undo": {
+                "post": {
+                    "operationId": "postUndo",
+                    "summary": "Undo the last action (player only)",
+                    "security": _AUTH,
+                    "parameters": [_GAME_ID],
+                    "requestBody": {
+                        "content": {"application/json": {"schema": _ref(UndoRequest)}},
+                    },
+                    "responses": {"200": _json(ActionAccepted, "Undone"), **act_errors},
+                }
+            },
+            "/games/{game_id}/legal-actions": {
+                "get": {
+                    "operationId": "getLegalActions",
+                    "summary": "Every legal action now (hints, highlighting)",
+                    "parameters": [_GAME_ID],
+                    "responses": {"200": _json(LegalActionsResponse, "Legal actions"), **_ERRORS},
+                }
+            },
+            "/games/{game_id}/record": {
+                "get": {
+                    "operationId": "getRecord",
+                    "summary": "Code and actions: for anyone once won, else for the player",
+                    "security": [{}, {"bearer": []}],
+                    "parameters": [_GAME_ID],
+                    "responses": {
+                        "200": _json(GameRecordResponse, "Game record"),
+                        "401": _problem("Game not won and no player token"),
+                        **_ERRORS,
+                    },
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "operationId": "health",
+                    "summary": "Liveness",
+                    "responses": {"200": _json(Health, "Alive")},
+                }
+            },
+            "/readyz": {
+                "get": {
+                    "operationId": "ready",
+                    "summary": "Readiness: fails when the store is unreachable",
+                    "responses": {
+                        "200": _json(Health, "Ready"),
+                        "503": _json(Health, "Store unreachable"),
+                    },
+                }
+            },
+        },
+    }

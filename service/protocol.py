@@ -1,0 +1,509 @@
+"""The wire protocol: pydantic models for every REST body and WebSocket message.
+
+These models are the single source of ``schemas/`` (``python -m service.schemas``) and of
+the OpenAPI document. The service builds outbound messages as plain dicts for speed; the
+test suite validates every one of them against the committed schemas.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from . import engine
+
+PROTOCOL_VERSION = 1
+
+CardText = Annotated[
+    str, Field(pattern=r"^[A23456789TJQK][SHDC]$", description="Rank then suit, e.g. `TH`.")
+]
+PileName = Annotated[
+    str,
+    Field(
+        pattern=r"^(w|s|f|[cCfF][0-9]{1,2})$",
+        description="`w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.",
+    ),
+]
+RequestId = Annotated[str, Field(min_length=1, max_length=64, description="Client request id.")]
+GameId = Annotated[str, Field(min_length=1, max_length=64)]
+Notation = Annotated[
+    str, Field(min_length=1, max_length=16, description="Action in notation, e.g. `c3>f1`.")
+]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class MoveAction(Model):
+    """Move cards between piles; to the foundations, `to` may be just `f`."""
+
+    type: Literal["move"]
+    from_: PileName = Field(alias="from")
+    to: PileName
+    count: int = Field(1, ge=1, le=52, description="Cards taken from the top of a column.")
+
+
+class DrawAction(Model):
+    """Tap the stock: draws 1 or 3 cards, or recycles the waste when the stock is empty."""
+
+    type: Literal["draw"]
+
+
+class RecycleAction(Model):
+    """Turn the waste back into the stock (only when the stock is empty)."""
+
+    type: Literal["recycle"]
+
+
+class TapAction(Model):
+    """Tap (or double tap) the top card of a column or of the waste."""
+
+    type: Literal["tap"]
+    from_: PileName = Field(alias="from")
+    double: bool = False
+
+
+ActionObject = Annotated[
+    MoveAction | DrawAction | RecycleAction | TapAction, Field(discriminator="type")
+]
+ActionInput = Annotated[
+    ActionObject | Notation,
+    Field(description="An action object, or the same action in notation (`c3:2>c5`, `d`)."),
+]
+
+
+# --------------------------------------------------------------------------- state
+
+
+class ColumnView(Model):
+    down: int = Field(ge=0, description="Number of face-down cards (their faces are secret).")
+    up: list[CardText] = Field(description="Face-up cards, bottom to top.")
+
+
+class PublicState(Model):
+    """Everything a player may see. Face-down cards and the stock appear only as counts."""
+
+    game: Literal["DS", "TF"]
+    draw: Literal[1, 3]
+    scoring: Literal["normal", "vegas"]
+    columns: list[ColumnView]
+    stock: int = Field(ge=0, description="Cards left in the stock.")
+    waste: list[CardText] = Field(description="Waste pile, bottom to top; the last is playable.")
+    foundations: list[CardText | None] = Field(
+        description="Top card of each foundation place (DS: 8 places, two per suit in the "
+        "order S S H H D D C C; TF: 4 places S H D C), or null when empty."
+    )
+    score: int
+    score_display: str = Field(description="`1220`, or Vegas dollars: `$416`, `$0`, `-$104`.")
+    moves: int = Field(ge=0)
+    undo_available: int = Field(ge=0, description="How many actions can be undone now.")
+    won: bool
+
+
+# --------------------------------------------------------------------------- events
+
+
+class MovedEvent(Model):
+    type: Literal["moved"]
+    from_: PileName = Field(alias="from")
+    to: PileName
+    cards: list[CardText]
+
+
+class FlippedEvent(Model):
+    type: Literal["flipped"]
+    pile: PileName
+    card: CardText
+
+
+class TurnedDownEvent(Model):
+    """An undo turned the top card of a column face down again."""
+
+    type: Literal["turned_down"]
+    pile: PileName
+
+
+class DrewEvent(Model):
+    type: Literal["drew"]
+    cards: list[CardText]
+
+
+class UndrewEvent(Model):
+    type: Literal["undrew"]
+    count: int
+
+
+class RecycledEvent(Model):
+    type: Literal["recycled"]
+    count: int
+
+
+class UnrecycledEvent(Model):
+    type: Literal["unrecycled"]
+    count: int
+
+
+class WonEvent(Model):
+    type: Literal["won"]
+
+
+class UndoneEvent(Model):
+    type: Literal["undone"]
+    action: Notation
+
+
+Event = Annotated[
+    MovedEvent
+    | FlippedEvent
+    | TurnedDownEvent
+    | DrewEvent
+    | UndrewEvent
+    | RecycledEvent
+    | UnrecycledEvent
+    | WonEvent
+    | UndoneEvent,
+    Field(discriminator="type"),
+]
+
+
+class PatchOperation(Model):
+    """One RFC 6902 operation; the service emits only add, remove and replace."""
+
+    op: Literal["add", "remove", "replace"]
+    path: str
+    value: Any = None
+
+
+class ScoreChange(Model):
+    delta: int
+    total: int
+    display: str
+
+
+class Rejection(Model):
+    rule_id: str = Field(description="Id of the rule that blocks the action (docs/rules.md).")
+    message_en: str
+    message_fi: str
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorCode(StrEnum):
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNSUPPORTED_PROTOCOL = "unsupported_protocol"
+    HELLO_REQUIRED = "hello_required"
+    FRAME_TOO_LARGE = "frame_too_large"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
+    NOT_FOUND = "not_found"
+    UNAUTHORIZED = "unauthorized"
+    NOT_PLAYER = "not_player"
+    NOT_SUBSCRIBED = "not_subscribed"
+    BAD_CODE = "bad_code"
+    INVALID_ACTION = "invalid_action"
+    RULE_VIOLATION = "rule_violation"
+    STALE_VERSION = "stale_version"
+    GAME_TOO_LONG = "game_too_long"
+    STORE_UNAVAILABLE = "store_unavailable"
+
+
+class Problem(Model):
+    """RFC 9457 problem details, the body of every HTTP error."""
+
+    type: str
+    title: str
+    status: int
+    code: ErrorCode
+    detail: str
+    rule_id: str | None = None
+    message_en: str | None = None
+    message_fi: str | None = None
+    current_version: int | None = None
+    reason: str | None = Field(
+        None, description="For `invalid_action`: `unknown_pile`, `bad_index`, `empty_pile`..."
+    )
+
+
+# --------------------------------------------------------------------------- REST bodies
+
+
+class CreateGameRequest(Model):
+    """Give `game`, `draw` and `scoring` for a random deal, or a `code` to replay a deal."""
+
+    game: Literal["DS", "TF"] = "DS"
+    draw: Literal[1, 3] = 1
+    scoring: Literal["normal", "vegas"] = "normal"
+    code: str | None = Field(None, max_length=32, examples=["DS1-D1N-AAAAAAB"])
+
+
+class CreatedGame(Model):
+    game_id: GameId
+    player_token: str = Field(description="Secret: send as `Authorization: Bearer <token>`.")
+    code: str = Field(description="The game code; shown only to the player.")
+    version: int
+    state: PublicState
+
+
+class GameStateResponse(Model):
+    game_id: GameId
+    version: int
+    state: PublicState
+
+
+class ActionRequest(Model):
+    action: ActionInput
+    expected_version: int | None = Field(None, ge=0)
+    request_id: RequestId | None = None
+
+
+class UndoRequest(Model):
+    expected_version: int | None = Field(None, ge=0)
+    request_id: RequestId | None = None
+
+
+class LegalAction(Model):
+    notation: Notation
+    action: ActionObject
+
+
+class LegalActionsResponse(Model):
+    game_id: GameId
+    version: int
+    actions: list[LegalAction]
+
+
+class GameRecordResponse(Model):
+    game_id: GameId
+    code: str
+    actions: list[Notation]
+    record: str = Field(description="The code followed by every action, space separated.")
+    version: int
+    won: bool
+
+
+class Health(Model):
+    status: Literal["ok", "unavailable"]
+    store: str
+
+
+# --------------------------------------------------------------------------- server -> client
+
+
+class Change(Model):
+    """One accepted action or undo, pushed to every subscriber of the game."""
+
+    type: Literal["change"]
+    game_id: GameId
+    version: int = Field(description="Version after this change; exactly one more than before.")
+    notation: Notation = Field(description="The action as applied (what a tap became).")
+    action: ActionObject | None = Field(description="Object form of `notation`; null for undo.")
+    events: list[Event]
+    patch: list[PatchOperation] = Field(
+        description="RFC 6902 patch from the previous public state to the new one."
+    )
+    score: ScoreChange
+
+
+class ActionAccepted(Model):
+    """Answer to an HTTP action or undo."""
+
+    game_id: GameId
+    version: int
+    notation: Notation
+    duplicate: bool = Field(description="True when the request id had already been applied.")
+    change: Change | None = Field(description="The change this request made (null if duplicate).")
+
+
+class ChangesResponse(Model):
+    game_id: GameId
+    version: int
+    recovered: bool = Field(
+        description="True: `changes` holds every change after `since`. False: too old or "
+        "unknown, and `state` is a full snapshot instead."
+    )
+    changes: list[Change]
+    state: PublicState | None = None
+
+
+class WelcomeMessage(Model):
+    type: Literal["welcome"]
+    protocol: int
+    max_frame_bytes: int
+    max_subscriptions: int
+    rate_per_second: float
+    rate_burst: int
+
+
+class SubscribedMessage(Model):
+    type: Literal["subscribed"]
+    id: RequestId
+    game_id: GameId
+    role: Literal["player", "watcher"]
+    version: int
+    recovered: bool = Field(
+        description="True: the changes after `since` follow. False: a `snapshot` follows."
+    )
+
+
+class SnapshotMessage(Model):
+    type: Literal["snapshot"]
+    game_id: GameId
+    version: int
+    state: PublicState
+
+
+class ResultMessage(Model):
+    type: Literal["result"]
+    id: RequestId
+    game_id: GameId
+    status: Literal["accepted", "rejected"]
+    version: int = Field(description="Accepted: the new version. Rejected: the unchanged one.")
+    notation: Notation | None = None
+    duplicate: bool = False
+    rejection: Rejection | None = None
+
+
+class UnsubscribedMessage(Model):
+    type: Literal["unsubscribed"]
+    id: RequestId
+    game_id: GameId
+
+
+class ErrorMessage(Model):
+    type: Literal["error"]
+    id: RequestId | None = None
+    code: ErrorCode
+    message: str
+    game_id: GameId | None = None
+    current_version: int | None = None
+    reason: str | None = None
+
+
+class PongMessage(Model):
+    type: Literal["pong"]
+    id: RequestId | None = None
+
+
+ServerMessage = Annotated[
+    WelcomeMessage
+    | SubscribedMessage
+    | SnapshotMessage
+    | Change
+    | ResultMessage
+    | UnsubscribedMessage
+    | ErrorMessage
+    | PongMessage,
+    Field(discriminator="type"),
+]
+
+
+# --------------------------------------------------------------------------- client -> server
+
+
+class HelloMessage(Model):
+    type: Literal["hello"]
+    protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
+
+
+class SubscribeMessage(Model):
+    """Watch a game, or play it when `token` is the player's token."""
+
+    type: Literal["subscribe"]
+    id: RequestId
+    game_id: GameId
+    token: str | None = Field(None, max_length=128)
+    since: int | None = Field(
+        None, ge=0, description="Last version the client has; resume from there."
+    )
+
+
+class UnsubscribeMessage(Model):
+    type: Literal["unsubscribe"]
+    id: RequestId
+    game_id: GameId
+
+
+class ActionMessage(Model):
+    type: Literal["action"]
+    id: RequestId
+    game_id: GameId
+    action: ActionInput
+    expected_version: int | None = Field(None, ge=0)
+
+
+class UndoMessage(Model):
+    type: Literal["undo"]
+    id: RequestId
+    game_id: GameId
+    expected_version: int | None = Field(None, ge=0)
+
+
+class PingMessage(Model):
+    type: Literal["ping"]
+    id: RequestId | None = None
+
+
+ClientMessage = Annotated[
+    HelloMessage
+    | SubscribeMessage
+    | UnsubscribeMessage
+    | ActionMessage
+    | UndoMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+ACTION_INPUT: TypeAdapter[Any] = TypeAdapter(ActionInput)
+
+
+# --------------------------------------------------------------------------- engine bridge
+
+
+def parse_action_input(value: Any) -> engine.Action:
+    """An engine action from a validated ``ActionInput`` (object or notation)."""
+    if isinstance(value, str):
+        return engine.parse_action(value)
+    if isinstance(value, MoveAction):
+        return engine.Move(engine.parse_pile(value.from_), engine.parse_pile(value.to), value.count)
+    if isinstance(value, TapAction):
+        return engine.Tap(engine.parse_pile(value.from_), value.double)
+    if isinstance(value, DrawAction):
+        return engine.Draw()
+    return engine.Recycle()
+
+
+def action_object(action: engine.Action) -> dict[str, Any] | None:
+    """The wire object of an engine action (``None`` for undo, which has its own message)."""
+    if isinstance(action, engine.Move):
+        return {
+            "type": "move",
+            "from": str(action.source),
+            "to": str(action.target),
+            "count": action.count,
+        }
+    if isinstance(action, engine.Draw):
+        return {"type": "draw"}
+    if isinstance(action, engine.Recycle):
+        return {"type": "recycle"}
+    if isinstance(action, engine.Tap):
+        return {"type": "tap", "from": str(action.source), "double": action.double}
+    return None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Where and what was wrong, without echoing the input back."""
+    parts = []
+    for error in exc.errors(include_url=False, include_input=False)[:3]:
+        where = ".".join(str(p) for p in error["loc"]) or "message"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)

@@ -1,0 +1,89 @@
+"""Writes the protocol's JSON Schemas (draft 2020-12) into ``schemas/``.
+
+Run ``python -m service.schemas`` after changing ``service/protocol.py``; a test fails
+when the committed files differ from what this generates.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from . import protocol
+from .openapi import openapi_document
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+BASE_ID = "https://solitaire.invalid/schemas/"
+
+# Inbound documents are validated as the server reads them, outbound ones as it writes.
+_DOCUMENTS: dict[str, tuple[Any, str]] = {
+    "client-message.json": (protocol.ClientMessage, "validation"),
+    "server-message.json": (protocol.ServerMessage, "serialization"),
+    "public-state.json": (protocol.PublicState, "serialization"),
+    "action.json": (protocol.ActionInput, "validation"),
+}
+_REST_REQUESTS: list[type[BaseModel]] = [
+    protocol.CreateGameRequest,
+    protocol.ActionRequest,
+    protocol.UndoRequest,
+]
+_REST_RESPONSES: list[type[BaseModel]] = [
+    protocol.CreatedGame,
+    protocol.GameStateResponse,
+    protocol.ChangesResponse,
+    protocol.ActionAccepted,
+    protocol.LegalActionsResponse,
+    protocol.GameRecordResponse,
+    protocol.Health,
+    protocol.Problem,
+]
+
+
+def _kebab(name: str) -> str:
+    return "".join("-" + c.lower() if c.isupper() else c for c in name).lstrip("-")
+
+
+def _document(name: str, target: Any, mode: str, title: str | None = None) -> dict[str, Any]:
+    schema = TypeAdapter(target).json_schema(mode=mode)  # type: ignore[arg-type]
+    head = {"$schema": SCHEMA_DIALECT, "$id": BASE_ID + name}
+    if title and "title" not in schema:
+        head["title"] = title
+    return {**head, **schema}
+
+
+def generate() -> dict[str, dict[str, Any]]:
+    """File name (relative to ``schemas/``) -> schema document."""
+    documents: dict[str, dict[str, Any]] = {}
+    for name, (target, mode) in _DOCUMENTS.items():
+        title = name.removesuffix(".json").replace("-", " ").capitalize()
+        documents[name] = _document(name, target, mode, title)
+    for model in _REST_REQUESTS:
+        name = f"rest/{_kebab(model.__name__)}.json"
+        documents[name] = _document(name, model, "validation")
+    for model in _REST_RESPONSES:
+        name = f"rest/{_kebab(model.__name__)}.json"
+        documents[name] = _document(name, model, "serialization")
+    documents["openapi.json"] = openapi_document()
+    return documents
+
+
+def render(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "schemas"
+    for name, document in generate().items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render(document), encoding="utf-8")
+        print(f"wrote {path.relative_to(root.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

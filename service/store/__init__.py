@@ -1,0 +1,173 @@
+"""Where live games are kept: one async interface, backends chosen by URL.
+
+``memory://`` keeps everything in this process (the default, for one instance);
+``redis://`` keeps games in Redis, where several instances can share them. Both fan out
+accepted changes to the local subscribers of a game through ``subscribe``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+from ..config import Settings
+
+
+class StoreUnavailable(Exception):
+    """The backend cannot be reached; nothing was written."""
+
+
+@dataclass(slots=True)
+class StoredGame:
+    game_id: str
+    version: int
+    state: str
+    token_hash: str
+    code: str
+    won: bool = False
+
+
+class CommitStatus(Enum):
+    APPLIED = "applied"
+    DUPLICATE = "duplicate"
+    CONFLICT = "conflict"
+    MISSING = "missing"
+    FULL = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    status: CommitStatus
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A change for a local subscriber; ``payload`` is None when it must resynchronise."""
+
+    game_id: str
+    version: int
+    payload: bytes | None
+
+
+class Subscriber(Protocol):
+    """A local receiver of a game's changes (one WebSocket connection)."""
+
+    def deliver(self, delivery: Delivery) -> None:
+        """Must not block: a subscriber that cannot keep up handles that itself."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# Requests ids are remembered for this many accepted actions of a game.
+REQUEST_MEMORY = 64
+
+
+class Store(ABC):
+    """A game store. Commit is the only write after create, and it is atomic."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._local: dict[str, set[Subscriber]] = {}
+
+    @property
+    @abstractmethod
+    def kind(self) -> str: ...
+
+    async def open(self) -> None:  # noqa: B027 - optional for backends
+        """Connects; called once at start-up."""
+
+    async def close(self) -> None:  # noqa: B027 - optional for backends
+        """Releases connections; called once at shutdown."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Raises ``StoreUnavailable`` when the backend does not answer."""
+
+    @abstractmethod
+    async def create(self, game: StoredGame) -> None: ...
+
+    @abstractmethod
+    async def load(self, game_id: str) -> StoredGame | None: ...
+
+    @abstractmethod
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: str,
+        notation: str,
+        request_id: str | None,
+        won: bool,
+        payload: bytes,
+    ) -> CommitResult:
+        """Writes the new state if the game is still at ``expected_version``.
+
+        In one atomic step: refuses a request id seen before (DUPLICATE, with the version
+        it produced), refuses a changed version (CONFLICT, with the current one), else
+        stores the state, appends ``notation`` to the game's action log, remembers the
+        request id and publishes ``payload`` to every subscriber of the game.
+        """
+
+    @abstractmethod
+    async def find_request(self, game_id: str, request_id: str) -> int | None:
+        """The version an earlier accepted request produced, if remembered."""
+
+    @abstractmethod
+    async def actions(self, game_id: str) -> list[str] | None:
+        """The whole action log in order (action ``k`` produced version ``k``)."""
+
+    # ------------------------------------------------------------------ fan-out
+
+    async def subscribe(self, game_id: str, subscriber: Subscriber) -> None:
+        subscribers = self._local.setdefault(game_id, set())
+        first = not subscribers
+        subscribers.add(subscriber)
+        if first:
+            await self._listen(game_id)
+
+    async def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
+        subscribers = self._local.get(game_id)
+        if not subscribers or subscriber not in subscribers:
+            return
+        subscribers.discard(subscriber)
+        if not subscribers:
+            del self._local[game_id]
+            await self._unlisten(game_id)
+
+    @property
+    def local_subscriptions(self) -> int:
+        return sum(len(s) for s in self._local.values())
+
+    async def _listen(self, game_id: str) -> None:  # noqa: B027 - optional for backends
+        """Starts receiving the game's changes from other instances."""
+
+    async def _unlisten(self, game_id: str) -> None:  # noqa: B027 - optional for backends
+        """Stops receiving the game's changes."""
+
+    def _dispatch(self, delivery: Delivery) -> None:
+        for subscriber in list(self._local.get(delivery.game_id, ())):
+            subscriber.deliver(delivery)
+
+    def _resync_all(self) -> None:
+        for game_id in list(self._local):
+            self._dispatch(Delivery(game_id, -1, None))
+
+
+def open_store(settings: Settings) -> Store:
+    """The backend for ``settings.store_url``: ``memory://`` or ``redis://``."""
+    url = settings.store_url
+    if url.startswith("memory://"):
+        from .memory import MemoryStore
+
+        return MemoryStore(settings)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis import RedisStore
+
+        return RedisStore(settings)
+    raise ValueError(f"unknown store URL scheme: {url!r} (use memory:// or redis://)")

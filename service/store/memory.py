@@ -1,0 +1,105 @@
+"""The embedded store: games in this process's memory, for a single instance."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field, replace
+
+from ..config import Settings
+from . import REQUEST_MEMORY, CommitResult, CommitStatus, Delivery, Store, StoredGame
+
+# Expired games are swept on create, at most this often (seconds).
+_SWEEP_INTERVAL = 60.0
+now = time.monotonic
+
+
+@dataclass(slots=True)
+class _Entry:
+    game: StoredGame
+    expires_at: float | None
+    log: list[str] = field(default_factory=list)
+    requests: deque[tuple[str, int]] = field(default_factory=lambda: deque(maxlen=REQUEST_MEMORY))
+
+
+class MemoryStore(Store):
+    """Commit runs without an ``await`` in it, so on one event loop it is atomic."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self._games: dict[str, _Entry] = {}
+        self._last_sweep = now()
+
+    @property
+    def kind(self) -> str:
+        return "memory"
+
+    async def ping(self) -> None:
+        return None
+
+    def _expiry(self, won: bool) -> float | None:
+        ttl = self.settings.won_game_ttl_seconds if won else self.settings.game_ttl_seconds
+        return now() + ttl if ttl > 0 else None
+
+    def _entry(self, game_id: str) -> _Entry | None:
+        entry = self._games.get(game_id)
+        if entry is not None and entry.expires_at is not None and entry.expires_at <= now():
+            del self._games[game_id]
+            return None
+        return entry
+
+    async def create(self, game: StoredGame) -> None:
+        moment = now()
+        if moment - self._last_sweep > _SWEEP_INTERVAL:
+            self._last_sweep = moment
+            for game_id in [
+                k for k, e in self._games.items() if e.expires_at and e.expires_at <= moment
+            ]:
+                del self._games[game_id]
+        self._games[game.game_id] = _Entry(replace(game), self._expiry(game.won))
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        entry = self._entry(game_id)
+        return replace(entry.game) if entry else None
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: str,
+        notation: str,
+        request_id: str | None,
+        won: bool,
+        payload: bytes,
+    ) -> CommitResult:
+        entry = self._entry(game_id)
+        if entry is None:
+            return CommitResult(CommitStatus.MISSING, 0)
+        stored = entry.game
+        if request_id is not None:
+            for seen, version in entry.requests:
+                if seen == request_id:
+                    return CommitResult(CommitStatus.DUPLICATE, version)
+        if stored.version != expected_version:
+            return CommitResult(CommitStatus.CONFLICT, stored.version)
+        if stored.version >= self.settings.max_actions_per_game:
+            return CommitResult(CommitStatus.FULL, stored.version)
+        stored.version += 1
+        stored.state = state
+        stored.won = won
+        entry.log.append(notation)
+        if request_id is not None:
+            entry.requests.append((request_id, stored.version))
+        entry.expires_at = self._expiry(won)
+        self._dispatch(Delivery(game_id, stored.version, payload))
+        return CommitResult(CommitStatus.APPLIED, stored.version)
+
+    async def find_request(self, game_id: str, request_id: str) -> int | None:
+        entry = self._entry(game_id)
+        if entry is None:
+            return None
+        return next((v for seen, v in entry.requests if seen == request_id), None)
+
+    async def actions(self, game_id: str) -> list[str] | None:
+        entry = self._entry(game_id)
+        return list(entry.log) if entry else None

@@ -1,0 +1,255 @@
+"""Games in Redis, shared by every instance.
+
+Keys of one game share the hash tag ``{<game id>}`` so the commit script, which touches
+all of them, also runs on Redis Cluster:
+
+- ``sol:{id}:g``   hash: ``s`` serialized state, ``v`` version, ``t`` token hash,
+  ``c`` game code, ``w`` won flag
+- ``sol:{id}:log`` stream: one entry per accepted action, entry id ``0-<version>``
+- ``sol:{id}:rid`` list: the last request ids, as ``<request id>\\t<version>``
+- ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from ..config import Settings
+from . import (
+    REQUEST_MEMORY,
+    CommitResult,
+    CommitStatus,
+    Delivery,
+    Store,
+    StoredGame,
+    StoreUnavailable,
+)
+
+log = logging.getLogger(__name__)
+
+_COMMIT = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {'missing', 0} end
+v = tonumber(v)
+if ARGV[4] ~= '' then
+  local seen = redis.call('LRANGE', KEYS[3], 0, -1)
+  for _, entry in ipairs(seen) do
+    local rid, version = string.match(entry, '^(.*)\\t(%d+)$')
+    if rid == ARGV[4] then return {'duplicate', tonumber(version)} end
+  end
+end
+if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
+if v >= tonumber(ARGV[9]) then return {'full', v} end
+local nv = v + 1
+redis.call('HSET', KEYS[1], 's', ARGV[2], 'v', nv, 'w', ARGV[5])
+redis.call('XADD', KEYS[2], '0-' .. nv, 'a', ARGV[3])
+if ARGV[4] ~= '' then
+  redis.call('LPUSH', KEYS[3], ARGV[4] .. '\\t' .. nv)
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[10]) - 1)
+end
+local ttl = tonumber(ARGV[7])
+if ARGV[5] == '1' then ttl = tonumber(ARGV[8]) end
+for i = 1, 3 do
+  if ttl > 0 then redis.call('EXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
+end
+redis.call('PUBLISH', KEYS[4], nv .. '\\n' .. ARGV[6])
+return {'applied', nv}
+"""
+
+_RETRY_CAP = 5.0
+
+
+def _keys(game_id: str) -> tuple[str, str, str, str]:
+    tag = f"sol:{{{game_id}}}"
+    return f"{tag}:g", f"{tag}:log", f"{tag}:rid", f"{tag}:ch"
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _game_of_channel(channel: bytes) -> str:
+    # "sol:{<id>}:ch" -> "<id>"
+    text = channel.decode()
+    return text[text.index("{") + 1 : text.rindex("}")]
+
+
+class RedisStore(Store):
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self._redis = aioredis.Redis.from_url(
+            settings.store_url,
+            socket_timeout=5.0,
+            socket_connect_timeout=2.0,
+            health_check_interval=15,
+        )
+        self._commit = self._redis.register_script(_COMMIT)
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._subscribed = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+
+    @property
+    def kind(self) -> str:
+        return "redis"
+
+    async def open(self) -> None:
+        self._reader = asyncio.create_task(self._read_changes(), name="redis-changes")
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        with contextlib.suppress(RedisError, OSError):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._redis.aclose()
+
+    async def ping(self) -> None:
+        try:
+            await self._redis.ping()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def create(self, game: StoredGame) -> None:
+        key, *_ = _keys(game.game_id)
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.hset(
+                    key,
+                    mapping={
+                        "s": game.state,
+                        "v": game.version,
+                        "t": game.token_hash,
+                        "c": game.code,
+                        "w": int(game.won),
+                    },
+                )
+                pipe.expire(key, self.settings.game_ttl_seconds)
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        key, *_ = _keys(game_id)
+        try:
+            fields = await self._redis.hgetall(key)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if not fields:
+            return None
+        return StoredGame(
+            game_id=game_id,
+            version=int(fields[b"v"]),
+            state=_text(fields[b"s"]),
+            token_hash=_text(fields[b"t"]),
+            code=_text(fields[b"c"]),
+            won=fields[b"w"] == b"1",
+        )
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: str,
+        notation: str,
+        request_id: str | None,
+        won: bool,
+        payload: bytes,
+    ) -> CommitResult:
+        settings = self.settings
+        try:
+            status, version = await self._commit(
+                keys=_keys(game_id),
+                args=[
+                    expected_version,
+                    state,
+                    notation,
+                    request_id or "",
+                    int(won),
+                    payload,
+                    settings.game_ttl_seconds,
+                    settings.won_game_ttl_seconds,
+                    settings.max_actions_per_game,
+                    REQUEST_MEMORY,
+                ],
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return CommitResult(CommitStatus(status.decode()), int(version))
+
+    async def find_request(self, game_id: str, request_id: str) -> int | None:
+        _, _, rid_key, _ = _keys(game_id)
+        try:
+            entries = await self._redis.lrange(rid_key, 0, -1)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        for entry in entries:
+            seen, _, version = _text(entry).rpartition("\t")
+            if seen == request_id:
+                return int(version)
+        return None
+
+    async def actions(self, game_id: str) -> list[str] | None:
+        key, log_key, _, _ = _keys(game_id)
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.exists(key)
+                pipe.xrange(log_key)
+                exists, entries = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if not exists:
+            return None
+        return [_text(fields[b"a"]) for _, fields in entries]
+
+    # ------------------------------------------------------------------ fan-out
+
+    async def _listen(self, game_id: str) -> None:
+        try:
+            await self._pubsub.subscribe(_keys(game_id)[3])
+        except (RedisError, OSError) as exc:
+            # The reader re-subscribes every channel once Redis is back.
+            log.warning("subscribe failed, will retry: %s", exc)
+        self._subscribed.set()
+
+    async def _unlisten(self, game_id: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self._pubsub.unsubscribe(_keys(game_id)[3])
+
+    async def _read_changes(self) -> None:
+        """One reader for all of this instance's subscriptions, reconnecting with backoff."""
+        delay = 0.1
+        while True:
+            await self._subscribed.wait()
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError) as exc:
+                log.warning("change feed lost (%s); retrying in %.1fs", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, _RETRY_CAP)
+                await self._resubscribe()
+                continue
+            except RuntimeError:
+                # No channel was ever subscribed on this connection yet.
+                await asyncio.sleep(0.05)
+                continue
+            delay = 0.1
+            if message is None or message.get("type") != "message":
+                continue
+            version, _, payload = message["data"].partition(b"\n")
+            self._dispatch(Delivery(_game_of_channel(message["channel"]), int(version), payload))
+
+    async def _resubscribe(self) -> None:
+        channels = [_keys(game_id)[3] for game_id in self._local]
+        try:
+            if channels:
+                await self._pubsub.subscribe(*channels)
+        except (RedisError, OSError):
+            return
+        # Whatever was published while the feed was down is in each game's log.
+        self._resync_all()

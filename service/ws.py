@@ -1,0 +1,379 @@
+"""The WebSocket endpoint: hello, subscribe, act, and ordered change delivery.
+
+Each connection has two tasks: the receive loop, which answers requests one at a time,
+and a pump, which forwards the changes of subscribed games in version order. A change
+that arrives out of order (after a Redis reconnect, say) makes the pump rebuild the
+missing ones from the game's action log, so a subscriber never sees a gap or a repeat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import engine
+from .config import Settings
+from .games import Games, RuleRejected, ServiceError
+from .protocol import (
+    CLIENT_MESSAGE,
+    PROTOCOL_VERSION,
+    ActionMessage,
+    ErrorCode,
+    HelloMessage,
+    PingMessage,
+    SubscribeMessage,
+    UndoMessage,
+    UnsubscribeMessage,
+    describe_validation_error,
+    parse_action_input,
+)
+from .store import Delivery
+
+log = logging.getLogger("service.ws")
+
+# Close codes (RFC 6455 and the 4000 range for the application).
+CLOSE_TOO_SLOW = 4008
+CLOSE_FLOOD = 1008
+
+
+@dataclass(slots=True)
+class _Subscription:
+    role: str
+    token: str | None
+    last_version: int
+
+
+class _TokenBucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket, games: Games, settings: Settings) -> None:
+        self.ws = websocket
+        self.games = games
+        self.settings = settings
+        self.subscriptions: dict[str, _Subscription] = {}
+        self.inbox: asyncio.Queue[Delivery] = asyncio.Queue(settings.send_queue_size)
+        self.send_lock = asyncio.Lock()
+        # Held while a subscription is being set up, so the pump cannot race ahead of
+        # the snapshot it must follow.
+        self.pump_lock = asyncio.Lock()
+        self.bucket = _TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.greeted = False
+        self.too_slow = False
+        self.limited_in_a_row = 0
+
+    # ------------------------------------------------------------------ sending
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_raw(orjson.dumps(message))
+
+    async def send_raw(self, payload: bytes) -> None:
+        async with self.send_lock:
+            await self.ws.send_text(payload.decode())
+
+    async def error(
+        self,
+        code: ErrorCode,
+        message: str,
+        request_id: str | None = None,
+        **extra: Any,
+    ) -> None:
+        body: dict[str, Any] = {"type": "error", "code": code.value, "message": message}
+        if request_id is not None:
+            body["id"] = request_id
+        body.update({k: v for k, v in extra.items() if v is not None})
+        await self.send(body)
+
+    # ------------------------------------------------------------------ delivery
+
+    def deliver(self, delivery: Delivery) -> None:
+        """Called by the store for every change of a subscribed game; never blocks."""
+        if self.too_slow:
+            return
+        try:
+            self.inbox.put_nowait(delivery)
+        except asyncio.QueueFull:
+            # A client that cannot keep up is cut off rather than allowed to hold memory
+            # or delay anybody else; it can reconnect and resume from its last version.
+            self.too_slow = True
+
+    async def pump(self) -> None:
+        while True:
+            delivery = await self.inbox.get()
+            if self.too_slow:
+                await self.ws.close(CLOSE_TOO_SLOW, "client too slow: resume from last version")
+                return
+            async with self.pump_lock:
+                await self._forward(delivery)
+
+    async def _forward(self, delivery: Delivery) -> None:
+        sub = self.subscriptions.get(delivery.game_id)
+        if sub is None or (delivery.payload is not None and delivery.version <= sub.last_version):
+            return
+        if delivery.payload is not None and delivery.version == sub.last_version + 1:
+            await self.send_raw(delivery.payload)
+            sub.last_version = delivery.version
+            return
+        await self._catch_up(delivery.game_id, sub)
+
+    async def _catch_up(self, game_id: str, sub: _Subscription) -> None:
+        try:
+            result = await self.games.changes_since(game_id, sub.last_version)
+        except ServiceError as exc:
+            await self.error(exc.code, exc.message, game_id=game_id)
+            return
+        if result["recovered"]:
+            for change in result["changes"]:
+                await self.send(change)
+        else:
+            await self.send(
+                {
+                    "type": "snapshot",
+                    "game_id": game_id,
+                    "version": result["version"],
+                    "state": result["state"],
+                }
+            )
+        sub.last_version = result["version"]
+
+    # ------------------------------------------------------------------ receiving
+
+    async def run(self) -> None:
+        await self.ws.accept()
+        pump = asyncio.create_task(self.pump())
+        try:
+            while True:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                data = raw.encode() if raw is not None else message.get("bytes") or b""
+                if not await self.admit(data):
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+            for game_id in list(self.subscriptions):
+                await self.games.store.unsubscribe(game_id, self)
+            self.subscriptions.clear()
+
+    async def admit(self, data: bytes) -> bool:
+        """Rate-limits and size-checks one frame; False ends the connection (a flood)."""
+        if not self.bucket.take():
+            self.limited_in_a_row += 1
+            if self.limited_in_a_row > 4 * self.settings.rate_burst:
+                await self.ws.close(CLOSE_FLOOD, "message flood")
+                return False
+            await self.error(
+                ErrorCode.RATE_LIMITED,
+                f"at most {self.settings.rate_per_second:g} messages per second "
+                f"(bursts of {self.settings.rate_burst}); this message was ignored",
+            )
+            return True
+        self.limited_in_a_row = 0
+        if len(data) > self.settings.max_frame_bytes:
+            await self.error(
+                ErrorCode.FRAME_TOO_LARGE,
+                f"frames are limited to {self.settings.max_frame_bytes} bytes",
+            )
+            return True
+        await self.handle(data)
+        return True
+
+    async def handle(self, data: bytes) -> None:
+        try:
+            raw = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            await self.error(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc}")
+            return
+        request_id = _request_id_of(raw)
+        try:
+            message = CLIENT_MESSAGE.validate_python(raw)
+        except ValidationError as exc:
+            await self.error(ErrorCode.BAD_MESSAGE, describe_validation_error(exc), request_id)
+            return
+        if isinstance(message, PingMessage):
+            await self.send({"type": "pong", **({"id": message.id} if message.id else {})})
+            return
+        if isinstance(message, HelloMessage):
+            await self.hello(message)
+            return
+        if not self.greeted:
+            await self.error(
+                ErrorCode.HELLO_REQUIRED, "send hello with the protocol version first", request_id
+            )
+            return
+        try:
+            if isinstance(message, SubscribeMessage):
+                await self.subscribe(message)
+            elif isinstance(message, UnsubscribeMessage):
+                await self.unsubscribe(message)
+            elif isinstance(message, ActionMessage | UndoMessage):
+                await self.act(message)
+        except RuleRejected as exc:
+            await self.send(
+                {
+                    "type": "result",
+                    "id": request_id,
+                    "game_id": exc.game_id,
+                    "status": "rejected",
+                    "version": exc.version,
+                    "rejection": exc.rejection,
+                }
+            )
+        except ServiceError as exc:
+            await self.error(
+                exc.code,
+                exc.message,
+                request_id,
+                game_id=getattr(message, "game_id", None),
+                current_version=exc.extra.get("current_version"),
+                reason=exc.extra.get("reason"),
+            )
+
+    async def hello(self, message: HelloMessage) -> None:
+        if message.protocol != PROTOCOL_VERSION:
+            await self.error(
+                ErrorCode.UNSUPPORTED_PROTOCOL,
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}",
+            )
+            return
+        self.greeted = True
+        settings = self.settings
+        await self.send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "max_frame_bytes": settings.max_frame_bytes,
+                "max_subscriptions": settings.max_subscriptions,
+                "rate_per_second": settings.rate_per_second,
+                "rate_burst": settings.rate_burst,
+            }
+        )
+
+    async def subscribe(self, message: SubscribeMessage) -> None:
+        game_id = message.game_id
+        if game_id not in self.subscriptions and (
+            len(self.subscriptions) >= self.settings.max_subscriptions
+        ):
+            raise ServiceError(
+                ErrorCode.TOO_MANY_SUBSCRIPTIONS,
+                429,
+                f"at most {self.settings.max_subscriptions} games per connection",
+            )
+        async with self.pump_lock:
+            # Listen first, then read: a change committed in between is then either in
+            # the snapshot or delivered after it, never lost.
+            await self.games.store.subscribe(game_id, self)
+            try:
+                role, stored = await self.games.role(game_id, message.token)
+                if message.since is not None:
+                    result = await self.games.changes_since(game_id, message.since)
+                else:
+                    state = engine.deserialize(stored.state).public_view()
+                    result = {"version": stored.version, "recovered": False, "state": state}
+            except ServiceError:
+                if game_id not in self.subscriptions:
+                    await self.games.store.unsubscribe(game_id, self)
+                raise
+            version = result["version"]
+            self.subscriptions[game_id] = _Subscription(role, message.token, version)
+            await self.send(
+                {
+                    "type": "subscribed",
+                    "id": message.id,
+                    "game_id": game_id,
+                    "role": role,
+                    "version": version,
+                    "recovered": result["recovered"],
+                }
+            )
+            if result["recovered"]:
+                for change in result["changes"]:
+                    await self.send(change)
+            else:
+                await self.send(
+                    {
+                        "type": "snapshot",
+                        "game_id": game_id,
+                        "version": version,
+                        "state": result["state"],
+                    }
+                )
+
+    async def unsubscribe(self, message: UnsubscribeMessage) -> None:
+        if self.subscriptions.pop(message.game_id, None) is None:
+            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "not subscribed to this game")
+        await self.games.store.unsubscribe(message.game_id, self)
+        await self.send({"type": "unsubscribed", "id": message.id, "game_id": message.game_id})
+
+    async def act(self, message: ActionMessage | UndoMessage) -> None:
+        sub = self.subscriptions.get(message.game_id)
+        if sub is None:
+            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
+        if sub.role != "player":
+            raise ServiceError(
+                ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to play this game"
+            )
+        if isinstance(message, ActionMessage):
+            try:
+                action = parse_action_input(message.action)
+            except engine.InvalidActionError as exc:
+                raise ServiceError(
+                    ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
+                ) from exc
+        else:
+            action = engine.Undo()
+        applied = await self.games.act(
+            message.game_id, sub.token, action, message.expected_version, message.id
+        )
+        await self.send(
+            {
+                "type": "result",
+                "id": message.id,
+                "game_id": message.game_id,
+                "status": "accepted",
+                "version": applied.version,
+                "notation": applied.notation,
+                "duplicate": applied.duplicate,
+            }
+        )
+
+
+def _request_id_of(raw: Any) -> str | None:
+    if isinstance(raw, dict):
+        value = raw.get("id")
+        if isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+    return None
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    games: Games = websocket.app.state.games
+    settings: Settings = websocket.app.state.settings
+    await Connection(websocket, games, settings).run()
