@@ -22,6 +22,7 @@ lint: $(VENV)/.installed
 	$(BIN)/mypy
 
 test: lint
+	scripts/ensure-redis-server
 	$(BIN)/python -m pytest
 
 schemas: $(VENV)/.installed

@@ -1,0 +1,55 @@
+"""Shared fixtures: a real Redis server and service clients on both store backends."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from tests.support import CheckedClient, RedisServer, service_client
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Redis: TEST_REDIS_URL if set, else a private redis-server for the session."""
+    if os.environ.get("TEST_REDIS_URL"):
+        yield os.environ["TEST_REDIS_URL"]
+        return
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start("--appendonly", "no")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def clean_redis(redis_url: str) -> str:
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    client.close()
+    return redis_url
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """Runs a test against both backends."""
+    if request.param == "memory":
+        return "memory://"
+    url: str = request.getfixturevalue("clean_redis")
+    return url
+
+
+@pytest.fixture
+def client(store_url: str) -> Iterator[CheckedClient]:
+    """A service client on each backend (memory, then real Redis)."""
+    with service_client(store_url) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def memory_client() -> Iterator[CheckedClient]:
+    with service_client() as test_client:
+        yield test_client

@@ -1,0 +1,216 @@
+"""Test helpers: a private Redis server, and clients that schema-check all the server sends."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from starlette.testclient import TestClient
+
+from service.app import create_app
+from service.config import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "schemas"
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RedisServer:
+    """A private redis-server process, so tests can flush, stop and restart it freely."""
+
+    def __init__(self, workdir: Path, port: int | None = None) -> None:
+        self.workdir = workdir
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, *extra: str) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is needed (scripts/ensure-redis-server installs it)")
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--dir",
+                str(self.workdir),
+                *extra,
+            ],  # fmt: skip
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        client.close()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+def _load_registry() -> tuple[Registry, dict[str, Any]]:
+    documents = {}
+    registry: Registry = Registry()
+    for path in SCHEMAS.rglob("*.json"):
+        if "examples" in path.parts or path.name == "openapi.json":
+            continue
+        document = json.loads(path.read_text())
+        documents[str(path.relative_to(SCHEMAS))] = document
+        registry = registry.with_resource(document["$id"], Resource.from_contents(document))
+    return registry, documents
+
+
+_REGISTRY, _DOCUMENTS = _load_registry()
+
+
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(_DOCUMENTS[name], registry=_REGISTRY)
+
+
+SERVER_MESSAGE = validator("server-message.json")
+PUBLIC_STATE = validator("public-state.json")
+
+# (method, path pattern, status class) -> schema of the JSON body
+_REST_SCHEMAS: list[tuple[str, re.Pattern[str], str]] = [
+    ("POST", re.compile(r"^/games$"), "rest/created-game.json"),
+    ("GET", re.compile(r"^/games/[^/]+$"), "rest/game-state-response.json"),
+    ("GET", re.compile(r"^/games/[^/]+/changes$"), "rest/changes-response.json"),
+    ("POST", re.compile(r"^/games/[^/]+/(actions|undo)$"), "rest/action-accepted.json"),
+    ("GET", re.compile(r"^/games/[^/]+/legal-actions$"), "rest/legal-actions-response.json"),
+    ("GET", re.compile(r"^/games/[^/]+/record$"), "rest/game-record-response.json"),
+    ("GET", re.compile(r"^/(healthz|readyz)$"), "rest/health.json"),
+]
+_VALIDATORS: dict[str, Draft202012Validator] = {}
+
+
+def check_rest(method: str, path: str, body: Any, content_type: str) -> None:
+    """Validates one HTTP response body against the committed schema for its route."""
+    if content_type.startswith("application/problem+json"):
+        name = "rest/problem.json"
+    else:
+        name = next((n for m, p, n in _REST_SCHEMAS if m == method and p.match(path)), "")
+    if not name:
+        return
+    checker = _VALIDATORS.setdefault(name, validator(name))
+    checker.validate(body)
+
+
+def check_server_message(message: Any) -> None:
+    SERVER_MESSAGE.validate(message)
+
+
+class CheckedWebSocket:
+    """A TestClient WebSocket session whose every received frame is schema-checked."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.received: list[dict[str, Any]] = []
+
+    def send_json(self, data: Any) -> None:
+        self.session.send_json(data)
+
+    def send_text(self, data: str) -> None:
+        self.session.send_text(data)
+
+    def send_bytes(self, data: bytes) -> None:
+        self.session.send_bytes(data)
+
+    def receive_json(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.session.receive_text())
+        check_server_message(message)
+        self.received.append(message)
+        return message
+
+    def receive_until(self, kind: str) -> dict[str, Any]:
+        while True:
+            message = self.receive_json()
+            if message["type"] == kind:
+                return message
+
+    def close(self, code: int = 1000) -> None:
+        self.session.close(code)
+
+
+class CheckedClient(TestClient):
+    """TestClient that validates every JSON response against the committed schemas."""
+
+    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        response = super().request(method, url, *args, **kwargs)
+        content_type = response.headers.get("content-type", "")
+        if "json" in content_type and response.content:
+            path = response.request.url.path
+            check_rest(method.upper(), path, response.json(), content_type)
+        return response
+
+    @contextmanager
+    def checked_websocket(self, path: str = "/ws") -> Iterator[CheckedWebSocket]:
+        with self.websocket_connect(path) as session:
+            yield CheckedWebSocket(session)
+
+
+@contextmanager
+def service_client(store_url: str = "memory://", **overrides: Any) -> Iterator[CheckedClient]:
+    options: dict[str, Any] = {"rate_per_second": 1000, "rate_burst": 1000, **overrides}
+    settings = Settings(store_url=store_url, **options)
+    with CheckedClient(create_app(settings)) as client:
+        yield client
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/games", json=body or {"game": "DS"})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def hello(ws: CheckedWebSocket) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "protocol": 1})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome"
+    return welcome
