@@ -64,7 +64,7 @@ class RedisServer:
                 "--dir",
                 str(self.workdir),
                 *extra,
-            ],  # fmt: skip
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
