@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import orjson
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -18,6 +19,7 @@ from starlette.routing import Route, WebSocketRoute
 from . import engine
 from .config import Settings
 from .games import Games, ServiceError
+from .metrics import Metrics
 from .openapi import openapi_document
 from .protocol import (
     ActionRequest,
@@ -175,6 +177,10 @@ async def ready(request: Request) -> Response:
     return json_response({"status": "ok", "store": store.kind})
 
 
+async def metrics(request: Request) -> Response:
+    return Response(games_of(request).metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
 async def openapi(request: Request) -> Response:
     return json_response(openapi_document())
 
@@ -195,6 +201,7 @@ async def index(request: Request) -> Response:
 
 async def service_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ServiceError)
+    games_of(request).metrics.errors.labels(exc.code.value).inc()
     return problem(exc.code, exc.status, exc.message, exc.extra)
 
 
@@ -221,6 +228,7 @@ ROUTES = [
     Route("/healthz", health),
     Route("/readyz", ready),
     Route("/openapi.json", openapi),
+    Route("/metrics", metrics),
     WebSocketRoute("/ws", websocket_endpoint),
 ]
 
@@ -233,7 +241,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         store = open_store(settings)
         await store.open()
         app.state.settings = settings
-        app.state.games = Games(store, settings)
+        metrics = Metrics()
+        metrics.active_games.set_function(lambda: store.subscribed_games)
+        app.state.games = Games(store, settings, metrics)
         try:
             yield
         finally:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -21,10 +23,12 @@ import orjson
 from . import engine
 from .config import Settings
 from .diff import public_patch
+from .metrics import Metrics
 from .protocol import ErrorCode, action_object
 from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token
 
 _COMMIT_ATTEMPTS = 8
+log = logging.getLogger("service.games")
 _LIVE_CACHE_SIZE = 10_000
 
 
@@ -62,10 +66,6 @@ class RuleRejected(ServiceError):
 def not_found(game_id: str) -> ServiceError:
     # The id is echoed back: it is the caller's own input, never a secret.
     return ServiceError(ErrorCode.NOT_FOUND, 404, f"no game with id {game_id!r}")
-
-
-def unavailable(exc: Exception) -> ServiceError:
-    return ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "the game store is unavailable; retry")
 
 
 @dataclass(slots=True)
@@ -110,11 +110,19 @@ def build_change(
 
 
 class Games:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, metrics: Metrics | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self._live: OrderedDict[str, _Live] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, list[Any]] = {}
+
+    def _unavailable(self, exc: Exception) -> ServiceError:
+        log.warning("store unavailable: %s", exc)
+        self.metrics.store_errors.inc()
+        return ServiceError(
+            ErrorCode.STORE_UNAVAILABLE, 503, "the game store is unavailable; retry"
+        )
 
     # ------------------------------------------------------------------ reads
 
@@ -122,7 +130,7 @@ class Games:
         try:
             stored = await self.store.load(game_id)
         except StoreUnavailable as exc:
-            raise unavailable(exc) from exc
+            raise self._unavailable(exc) from exc
         if stored is None:
             raise not_found(game_id)
         return stored
@@ -147,8 +155,9 @@ class Games:
         try:
             await self.store.create(stored)
         except StoreUnavailable as exc:
-            raise unavailable(exc) from exc
+            raise self._unavailable(exc) from exc
         self._remember(game_id, _Live(0, state, stored.token_hash))
+        self.metrics.games_created.labels(code.game.value).inc()
         return {
             "game_id": game_id,
             "player_token": token,
@@ -179,7 +188,7 @@ class Games:
         try:
             actions = await self.store.actions(game_id)
         except StoreUnavailable as exc:
-            raise unavailable(exc) from exc
+            raise self._unavailable(exc) from exc
         if actions is None:
             raise not_found(game_id)
         return {
@@ -201,7 +210,7 @@ class Games:
         try:
             actions = await self.store.actions(game_id)
         except StoreUnavailable as exc:
-            raise unavailable(exc) from exc
+            raise self._unavailable(exc) from exc
         if actions is None:
             raise not_found(game_id)
         version = len(actions)
@@ -273,13 +282,26 @@ class Games:
         request_id: str | None = None,
     ) -> Applied:
         """Validates and commits one action (or undo) of the game's player."""
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        # One action at a time per game on this instance: the live copy is shared.
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = [asyncio.Lock(), 0]
+        lock: asyncio.Lock = entry[0]
+        entry[1] += 1
+        started = time.perf_counter()
         try:
             async with lock:
-                return await self._act(game_id, token, action, expected_version, request_id)
+                applied = await self._act(game_id, token, action, expected_version, request_id)
+        except RuleRejected as exc:
+            self.metrics.rejections.labels(exc.rejection["rule_id"]).inc()
+            raise
         finally:
-            if not lock.locked() and self._locks.get(game_id) is lock:
+            entry[1] -= 1
+            if entry[1] == 0:
                 del self._locks[game_id]
+        self.metrics.actions.inc()
+        self.metrics.action_latency.observe(time.perf_counter() - started)
+        return applied
 
     async def _act(
         self,
@@ -332,7 +354,7 @@ class Games:
                 )
             except StoreUnavailable as exc:
                 self._live.pop(game_id, None)
-                raise unavailable(exc) from exc
+                raise self._unavailable(exc) from exc
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 return Applied(version, change["notation"], False, change)
@@ -366,7 +388,7 @@ class Games:
         try:
             version = await self.store.find_request(game_id, request_id)
         except StoreUnavailable as exc:
-            raise unavailable(exc) from exc
+            raise self._unavailable(exc) from exc
         if version is None:
             return None
         return await self._answer_duplicate(game_id, version)
@@ -375,6 +397,6 @@ class Games:
         try:
             actions = await self.store.actions(game_id)
         except StoreUnavailable as exc:
-            raise unavailable(exc) from exc
+            raise self._unavailable(exc) from exc
         notation = actions[version - 1] if actions and len(actions) >= version else "?"
         return Applied(version, notation, True, None)

@@ -100,6 +100,7 @@ class Connection:
         request_id: str | None = None,
         **extra: Any,
     ) -> None:
+        self.games.metrics.errors.labels(code.value).inc()
         body: dict[str, Any] = {"type": "error", "code": code.value, "message": message}
         if request_id is not None:
             body["id"] = request_id
@@ -162,6 +163,8 @@ class Connection:
 
     async def run(self) -> None:
         await self.ws.accept()
+        metrics = self.games.metrics
+        metrics.connections.inc()
         pump = asyncio.create_task(self.pump())
         try:
             while True:
@@ -181,6 +184,7 @@ class Connection:
             for game_id in list(self.subscriptions):
                 await self.games.store.unsubscribe(game_id, self)
             self.subscriptions.clear()
+            metrics.connections.dec()
 
     async def admit(self, data: bytes) -> bool:
         """Rate-limits and size-checks one frame; False ends the connection (a flood)."""

@@ -141,8 +141,9 @@ class Store(ABC):
             await self._unlisten(game_id)
 
     @property
-    def local_subscriptions(self) -> int:
-        return sum(len(s) for s in self._local.values())
+    def subscribed_games(self) -> int:
+        """Games with at least one subscriber on this instance."""
+        return len(self._local)
 
     async def _listen(self, game_id: str) -> None:  # noqa: B027 - optional for backends
         """Starts receiving the game's changes from other instances."""

@@ -1,0 +1,45 @@
+"""Prometheus metrics of one instance, in a registry of its own (one per app)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.connections = Gauge(
+            "solitaire_ws_connections", "Open WebSocket connections", registry=self.registry
+        )
+        self.active_games = Gauge(
+            "solitaire_active_games",
+            "Games with at least one subscriber on this instance",
+            registry=self.registry,
+        )
+        self.games_created = Counter(
+            "solitaire_games_created", "Games created", ["game"], registry=self.registry
+        )
+        self.actions = Counter(
+            "solitaire_actions", "Accepted actions and undos", registry=self.registry
+        )
+        self.rejections = Counter(
+            "solitaire_rejections",
+            "Actions refused by a rule, by rule id",
+            ["rule_id"],
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "solitaire_errors", "Requests refused, by error code", ["code"], registry=self.registry
+        )
+        self.store_errors = Counter(
+            "solitaire_store_errors", "Store (Redis) operations that failed", registry=self.registry
+        )
+        self.action_latency = Histogram(
+            "solitaire_action_seconds",
+            "Time to validate and commit one action",
+            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
