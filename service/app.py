@@ -24,11 +24,15 @@ from .openapi import openapi_document
 from .protocol import (
     ActionRequest,
     CreateGameRequest,
+    CreateRaceRequest,
     ErrorCode,
+    JoinRaceRequest,
+    ReadyRequest,
     UndoRequest,
     describe_validation_error,
     parse_action_input,
 )
+from .races import Races
 from .store import StoreUnavailable, open_store
 from .ws import websocket_endpoint
 
@@ -79,6 +83,11 @@ def bearer_token(request: Request) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+def races_of(request: Request) -> Races:
+    races: Races = request.app.state.races
+    return races
+
+
 def games_of(request: Request) -> Games:
     games: Games = request.app.state.games
     return games
@@ -96,7 +105,7 @@ async def create_game(request: Request) -> Response:
 
 async def get_game(request: Request) -> Response:
     game_id = request.path_params["game_id"]
-    version, state = await games_of(request).snapshot(game_id)
+    version, state = await games_of(request).snapshot(game_id, bearer_token(request))
     etag = f'"{version}"'
     if etag in {t.strip() for t in request.headers.get("if-none-match", "").split(",")}:
         return Response(status_code=304, headers={"etag": etag})
@@ -115,7 +124,8 @@ async def get_changes(request: Request) -> Response:
         raise ServiceError(
             ErrorCode.BAD_MESSAGE, 422, "since must be a version number (0 or more)"
         ) from exc
-    return json_response(await games_of(request).changes_since(game_id, since))
+    changes = await games_of(request).changes_since(game_id, since, bearer_token(request))
+    return json_response(changes)
 
 
 async def post_action(request: Request) -> Response:
@@ -156,12 +166,58 @@ async def _apply(
 
 
 async def get_legal_actions(request: Request) -> Response:
-    return json_response(await games_of(request).legal_actions(request.path_params["game_id"]))
+    game_id = request.path_params["game_id"]
+    return json_response(await games_of(request).legal_actions(game_id, bearer_token(request)))
 
 
 async def get_record(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     return json_response(await games_of(request).record(game_id, bearer_token(request)))
+
+
+async def create_race(request: Request) -> Response:
+    body = await read_body(request, CreateRaceRequest)
+    joined = await races_of(request).create(
+        name=body.name.strip(),
+        game=body.game,
+        draw=body.draw,
+        scoring=body.scoring,
+        max_players=body.max_players,
+        time_limit_seconds=body.time_limit_seconds,
+    )
+    return json_response(joined, 201, {"location": f"/races/{joined['race_id']}"})
+
+
+async def join_race(request: Request) -> Response:
+    body = await read_body(request, JoinRaceRequest)
+    return json_response(await races_of(request).join(body.join_code, body.name.strip()), 201)
+
+
+async def get_race(request: Request) -> Response:
+    race_id = request.path_params["race_id"]
+    return json_response(await races_of(request).state(race_id, bearer_token(request)))
+
+
+async def race_ready(request: Request) -> Response:
+    body = await read_body(request, ReadyRequest)
+    race_id = request.path_params["race_id"]
+    races = races_of(request)
+    return json_response(await races.set_ready(race_id, bearer_token(request), body.ready))
+
+
+async def race_start(request: Request) -> Response:
+    race_id = request.path_params["race_id"]
+    return json_response(await races_of(request).start(race_id, bearer_token(request)))
+
+
+async def race_resign(request: Request) -> Response:
+    race_id = request.path_params["race_id"]
+    return json_response(await races_of(request).resign(race_id, bearer_token(request)))
+
+
+async def race_rematch(request: Request) -> Response:
+    race_id = request.path_params["race_id"]
+    return json_response(await races_of(request).rematch(race_id, bearer_token(request)))
 
 
 async def health(request: Request) -> Response:
@@ -225,6 +281,13 @@ ROUTES = [
     Route("/games/{game_id}/undo", post_undo, methods=["POST"]),
     Route("/games/{game_id}/legal-actions", get_legal_actions, methods=["GET"]),
     Route("/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/races", create_race, methods=["POST"]),
+    Route("/races/join", join_race, methods=["POST"]),
+    Route("/races/{race_id}", get_race, methods=["GET"]),
+    Route("/races/{race_id}/ready", race_ready, methods=["POST"]),
+    Route("/races/{race_id}/start", race_start, methods=["POST"]),
+    Route("/races/{race_id}/resign", race_resign, methods=["POST"]),
+    Route("/races/{race_id}/rematch", race_rematch, methods=["POST"]),
     Route("/healthz", health),
     Route("/readyz", ready),
     Route("/openapi.json", openapi),
@@ -243,10 +306,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.settings = settings
         metrics = Metrics()
         metrics.active_games.set_function(lambda: store.subscribed_games)
-        app.state.games = Games(store, settings, metrics)
+        app.state.games = games = Games(store, settings, metrics)
+        app.state.races = races = Races(games, settings)
         try:
             yield
         finally:
+            await races.close()
             await store.close()
 
     return Starlette(

@@ -16,7 +16,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -41,6 +41,12 @@ class ServiceError(Exception):
         self.status = status
         self.message = message
         self.extra = {k: v for k, v in extra.items() if v is not None}
+
+
+def race_running() -> ServiceError:
+    return ServiceError(
+        ErrorCode.RACE_RUNNING, 403, "this race game stays private until the race is over"
+    )
 
 
 class RuleRejected(ServiceError):
@@ -75,6 +81,7 @@ class _Live:
     version: int
     game: engine.Klondike
     token_hash: str
+    race_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +116,25 @@ def build_change(
     }
 
 
+class RaceHooks(Protocol):
+    """What the race layer needs to know about, and allow in, a race's games."""
+
+    async def gate(self, race_id: str, game_id: str) -> None:
+        """Raises ``ServiceError`` when the race does not allow play now."""
+
+    async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
+        """Called after each accepted action of a race game."""
+
+    async def is_public(self, race_id: str) -> bool:
+        """True once the race is over: its games and codes may then be read by anyone."""
+
+
 class Games:
     def __init__(self, store: Store, settings: Settings, metrics: Metrics | None = None) -> None:
         self.store = store
         self.settings = settings
         self.metrics = metrics or Metrics()
+        self.races: RaceHooks | None = None
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._locks: dict[str, list[Any]] = {}
 
@@ -166,12 +187,35 @@ class Games:
             "state": state.public_view(),
         }
 
-    async def snapshot(self, game_id: str) -> tuple[int, dict[str, Any]]:
+    async def create_race_game(
+        self, game_id: str, code: engine.GameCode, token_hash: str, race_id: str
+    ) -> None:
+        state = engine.new_game(code)
+        stored = StoredGame(game_id, 0, state.serialize(), token_hash, str(code), race_id=race_id)
+        try:
+            await self.store.create(stored)
+        except StoreUnavailable as exc:
+            raise self._unavailable(exc) from exc
+        self.metrics.games_created.labels(code.game.value).inc()
+
+    async def _readable(self, game_id: str, token: str | None) -> StoredGame:
+        """Loads a game for reading; a running race's games only for their player."""
         stored = await self._load(game_id)
+        if stored.race_id and not await self._race_is_public(stored.race_id):
+            if token is None:
+                raise race_running()
+            self.authorize(stored.token_hash, token)
+        return stored
+
+    async def _race_is_public(self, race_id: str) -> bool:
+        return self.races is None or await self.races.is_public(race_id)
+
+    async def snapshot(self, game_id: str, token: str | None = None) -> tuple[int, dict[str, Any]]:
+        stored = await self._readable(game_id, token)
         return stored.version, engine.deserialize(stored.state).public_view()
 
-    async def legal_actions(self, game_id: str) -> dict[str, Any]:
-        stored = await self._load(game_id)
+    async def legal_actions(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        stored = await self._readable(game_id, token)
         game = engine.deserialize(stored.state)
         return {
             "game_id": game_id,
@@ -183,7 +227,11 @@ class Games:
 
     async def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         stored = await self._load(game_id)
-        if not stored.won:
+        if stored.race_id:
+            # The code would reveal every opponent's hidden cards until the race is over.
+            if not await self._race_is_public(stored.race_id):
+                raise race_running()
+        elif not stored.won:
             self.authorize(stored.token_hash, token)
         try:
             actions = await self.store.actions(game_id)
@@ -200,13 +248,15 @@ class Games:
             "won": stored.won,
         }
 
-    async def changes_since(self, game_id: str, since: int) -> dict[str, Any]:
+    async def changes_since(
+        self, game_id: str, since: int, token: str | None = None
+    ) -> dict[str, Any]:
         """Every change after version ``since``, rebuilt by replaying the action log.
 
         Too old a gap (over ``catchup_limit``) or a version the game never had gets a
         snapshot with ``recovered: false`` instead.
         """
-        stored = await self._load(game_id)
+        stored = await self._readable(game_id, token)
         try:
             actions = await self.store.actions(game_id)
         except StoreUnavailable as exc:
@@ -251,7 +301,7 @@ class Games:
 
     async def role(self, game_id: str, token: str | None) -> tuple[str, StoredGame]:
         """``player`` with the right token, ``watcher`` with none; a wrong token is refused."""
-        stored = await self._load(game_id)
+        stored = await self._readable(game_id, token)
         if token is None:
             return "watcher", stored
         self.authorize(stored.token_hash, token)
@@ -269,7 +319,12 @@ class Games:
         live = None if fresh else self._live.get(game_id)
         if live is None:
             stored = await self._load(game_id)
-            live = _Live(stored.version, engine.deserialize(stored.state), stored.token_hash)
+            live = _Live(
+                stored.version,
+                engine.deserialize(stored.state),
+                stored.token_hash,
+                stored.race_id,
+            )
             self._remember(game_id, live)
         return live
 
@@ -315,6 +370,8 @@ class Games:
         for _ in range(_COMMIT_ATTEMPTS):
             live = await self._live_game(game_id, fresh)
             self.authorize(live.token_hash, token)
+            if live.race_id and self.races is not None:
+                await self.races.gate(live.race_id, game_id)
             if expected_version is not None and expected_version != live.version and not fresh:
                 fresh = True
                 continue
@@ -357,6 +414,8 @@ class Games:
                 raise self._unavailable(exc) from exc
             if result.status is CommitStatus.APPLIED:
                 live.version = version
+                if live.race_id and self.races is not None:
+                    await self.races.after_action(live.race_id, game_id, game)
                 return Applied(version, change["notation"], False, change)
             # The live copy already has the action played on it: it must not be reused.
             self._live.pop(game_id, None)

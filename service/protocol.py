@@ -213,6 +213,13 @@ class ErrorCode(StrEnum):
     STALE_VERSION = "stale_version"
     GAME_TOO_LONG = "game_too_long"
     STORE_UNAVAILABLE = "store_unavailable"
+    RACE_RUNNING = "race_running"
+    RACE_FULL = "race_full"
+    RACE_STARTED = "race_started"
+    RACE_NOT_STARTED = "race_not_started"
+    RACE_OVER = "race_over"
+    RACE_NOT_FINISHED = "race_not_finished"
+    NOT_HOST = "not_host"
 
 
 class Problem(Model):
@@ -294,6 +301,104 @@ class Health(Model):
     store: str
 
 
+# --------------------------------------------------------------------------- races
+
+RaceId = Annotated[str, Field(min_length=1, max_length=64)]
+PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"\S")]
+
+
+class CreateRaceRequest(Model):
+    name: PlayerName = Field(description="Your display name.")
+    game: Literal["DS", "TF"] = "DS"
+    draw: Literal[1, 3] = 1
+    scoring: Literal["normal", "vegas"] = "normal"
+    max_players: int = Field(4, ge=2, le=8)
+    time_limit_seconds: int | None = Field(None, ge=30, le=86400)
+
+
+class JoinRaceRequest(Model):
+    join_code: str = Field(min_length=4, max_length=12, description="Shared by the host.")
+    name: PlayerName
+
+
+class ReadyRequest(Model):
+    ready: bool = True
+
+
+class RacePlayer(Model):
+    player_id: str
+    name: str
+    ready: bool
+    state: Literal["waiting", "playing", "won", "resigned", "disconnected"]
+    connected: bool = Field(description="Holds a race subscription over WebSocket.")
+    finish_ms: int | None = Field(description="Server-measured time from start to win.")
+    foundations: int = Field(description="Cards on the foundations.")
+    score: int
+    score_display: str
+    moves: int
+
+
+class RankingEntry(Model):
+    rank: int
+    player_id: str
+    name: str
+    state: Literal["waiting", "playing", "won", "resigned"]
+    connected: bool
+    finish_ms: int | None
+    foundations: int
+    score: int
+    score_display: str
+    moves: int
+
+
+class RaceResult(Model):
+    code: str = Field(description="The deal's game code, published once the race is over.")
+    ranking: list[RankingEntry]
+    records: dict[str, str] = Field(description="Player id -> game record (code and actions).")
+
+
+class RaceView(Model):
+    """The public race. During the race it carries progress only, never boards or code."""
+
+    race_id: RaceId
+    join_code: str
+    game: Literal["DS", "TF"]
+    draw: Literal[1, 3]
+    scoring: Literal["normal", "vegas"]
+    max_players: int
+    time_limit_seconds: int | None
+    status: Literal["lobby", "countdown", "running", "finished"]
+    host: str = Field(description="Player id of the host.")
+    server_time: int = Field(description="Server clock (ms since the epoch) when sent.")
+    start_at: int | None = Field(description="Server time the games start (ms).")
+    ends_at: int | None = Field(description="Server time of the time limit (ms).")
+    finished_at: int | None
+    players: list[RacePlayer]
+    result: RaceResult | None
+    rematch_race_id: str | None
+
+
+class You(Model):
+    """Private to one player: who you are and which game is yours."""
+
+    player_id: str
+    game_id: GameId
+
+
+class RaceJoined(Model):
+    race_id: RaceId
+    join_code: str
+    player_id: str
+    player_token: str = Field(description="Secret: Bearer token for the race and your game.")
+    game_id: GameId = Field(description="Your game; it exists once the race starts.")
+    race: RaceView
+
+
+class RaceResponse(Model):
+    race: RaceView
+    you: You | None = None
+
+
 # --------------------------------------------------------------------------- server -> client
 
 
@@ -363,9 +468,14 @@ class SnapshotMessage(Model):
 class ResultMessage(Model):
     type: Literal["result"]
     id: RequestId
-    game_id: GameId
+    game_id: GameId | None = None
+    race_id: RaceId | None = None
     status: Literal["accepted", "rejected"]
-    version: int = Field(description="Accepted: the new version. Rejected: the unchanged one.")
+    version: int | None = Field(
+        None,
+        description="Game requests: the new version if accepted, the unchanged one if "
+        "rejected. Absent for race commands (the race itself arrives as a `race` message).",
+    )
     notation: Notation | None = None
     duplicate: bool = False
     rejection: Rejection | None = None
@@ -374,7 +484,8 @@ class ResultMessage(Model):
 class UnsubscribedMessage(Model):
     type: Literal["unsubscribed"]
     id: RequestId
-    game_id: GameId
+    game_id: GameId | None = None
+    race_id: RaceId | None = None
 
 
 class ErrorMessage(Model):
@@ -383,8 +494,34 @@ class ErrorMessage(Model):
     code: ErrorCode
     message: str
     game_id: GameId | None = None
+    race_id: RaceId | None = None
     current_version: int | None = None
     reason: str | None = None
+
+
+class RaceMessage(Model):
+    """The race after a change (join, ready, countdown, start, win, resign, end, rematch)."""
+
+    type: Literal["race"]
+    id: RequestId | None = Field(None, description="Set on the answer to `watch_race`.")
+    race_id: RaceId
+    version: int
+    race: RaceView
+    you: You | None = Field(None, description="Only to a player, on `watch_race`.")
+
+
+class RaceProgressMessage(Model):
+    """A player's progress after each of their accepted actions (no cards)."""
+
+    type: Literal["race_progress"]
+    race_id: RaceId
+    player_id: str
+    state: Literal["playing", "won"]
+    foundations: int
+    score: int
+    score_display: str
+    moves: int
+    server_time: int
 
 
 class PongMessage(Model):
@@ -400,7 +537,9 @@ ServerMessage = Annotated[
     | ResultMessage
     | UnsubscribedMessage
     | ErrorMessage
-    | PongMessage,
+    | PongMessage
+    | RaceMessage
+    | RaceProgressMessage,
     Field(discriminator="type"),
 ]
 
@@ -446,6 +585,30 @@ class UndoMessage(Model):
     expected_version: int | None = Field(None, ge=0)
 
 
+class WatchRaceMessage(Model):
+    """Follow a race: as a player with your token (marks you connected), or as a spectator."""
+
+    type: Literal["watch_race"]
+    id: RequestId
+    race_id: RaceId
+    token: str | None = Field(None, max_length=128)
+
+
+class UnwatchRaceMessage(Model):
+    type: Literal["unwatch_race"]
+    id: RequestId
+    race_id: RaceId
+
+
+class RaceCommandMessage(Model):
+    """A player's race command; needs a `watch_race` with the player's token first."""
+
+    type: Literal["race_command"]
+    id: RequestId
+    race_id: RaceId
+    command: Literal["ready", "unready", "start", "resign", "rematch"]
+
+
 class PingMessage(Model):
     type: Literal["ping"]
     id: RequestId | None = None
@@ -457,7 +620,10 @@ ClientMessage = Annotated[
     | UnsubscribeMessage
     | ActionMessage
     | UndoMessage
-    | PingMessage,
+    | PingMessage
+    | WatchRaceMessage
+    | UnwatchRaceMessage
+    | RaceCommandMessage,
     Field(discriminator="type"),
 ]
 

@@ -29,19 +29,24 @@ from .protocol import (
     ErrorCode,
     HelloMessage,
     PingMessage,
+    RaceCommandMessage,
     SubscribeMessage,
     UndoMessage,
     UnsubscribeMessage,
+    UnwatchRaceMessage,
+    WatchRaceMessage,
     describe_validation_error,
     parse_action_input,
 )
-from .store import Delivery
+from .races import Races
+from .store import Delivery, race_topic
 
 log = logging.getLogger("service.ws")
 
 # Close codes (RFC 6455 and the 4000 range for the application).
 CLOSE_TOO_SLOW = 4008
 CLOSE_FLOOD = 1008
+RACE_PREFIX = race_topic("")
 
 
 @dataclass(slots=True)
@@ -69,11 +74,16 @@ class _TokenBucket:
 
 
 class Connection:
-    def __init__(self, websocket: WebSocket, games: Games, settings: Settings) -> None:
+    def __init__(
+        self, websocket: WebSocket, games: Games, races: Races, settings: Settings
+    ) -> None:
         self.ws = websocket
         self.games = games
+        self.races = races
         self.settings = settings
         self.subscriptions: dict[str, _Subscription] = {}
+        # Race id -> the player's token, or None for a spectator.
+        self.race_watches: dict[str, str | None] = {}
         self.inbox: asyncio.Queue[Delivery] = asyncio.Queue(settings.send_queue_size)
         self.send_lock = asyncio.Lock()
         # Held while a subscription is being set up, so the pump cannot race ahead of
@@ -130,6 +140,9 @@ class Connection:
                 await self._forward(delivery)
 
     async def _forward(self, delivery: Delivery) -> None:
+        if delivery.game_id.startswith(RACE_PREFIX):
+            await self._forward_race(delivery)
+            return
         sub = self.subscriptions.get(delivery.game_id)
         if sub is None or (delivery.payload is not None and delivery.version <= sub.last_version):
             return
@@ -139,9 +152,23 @@ class Connection:
             return
         await self._catch_up(delivery.game_id, sub)
 
+    async def _forward_race(self, delivery: Delivery) -> None:
+        race_id = delivery.game_id.removeprefix(RACE_PREFIX)
+        if race_id not in self.race_watches:
+            return
+        if delivery.payload is not None:
+            await self.send_raw(delivery.payload)
+            return
+        try:
+            message, _ = await self.races.watch(race_id, self.race_watches[race_id])
+        except ServiceError as exc:
+            await self.error(exc.code, exc.message, race_id=race_id)
+            return
+        await self.send(message)
+
     async def _catch_up(self, game_id: str, sub: _Subscription) -> None:
         try:
-            result = await self.games.changes_since(game_id, sub.last_version)
+            result = await self.games.changes_since(game_id, sub.last_version, sub.token)
         except ServiceError as exc:
             await self.error(exc.code, exc.message, game_id=game_id)
             return
@@ -184,6 +211,8 @@ class Connection:
             for game_id in list(self.subscriptions):
                 await self.games.store.unsubscribe(game_id, self)
             self.subscriptions.clear()
+            for race_id in list(self.race_watches):
+                await self._stop_watching(race_id)
             metrics.connections.dec()
 
     async def admit(self, data: bytes) -> bool:
@@ -239,6 +268,12 @@ class Connection:
                 await self.unsubscribe(message)
             elif isinstance(message, ActionMessage | UndoMessage):
                 await self.act(message)
+            elif isinstance(message, WatchRaceMessage):
+                await self.watch_race(message)
+            elif isinstance(message, UnwatchRaceMessage):
+                await self.unwatch_race(message)
+            elif isinstance(message, RaceCommandMessage):
+                await self.race_command(message)
         except RuleRejected as exc:
             await self.send(
                 {
@@ -256,6 +291,7 @@ class Connection:
                 exc.message,
                 request_id,
                 game_id=getattr(message, "game_id", None),
+                race_id=getattr(message, "race_id", None),
                 current_version=exc.extra.get("current_version"),
                 reason=exc.extra.get("reason"),
             )
@@ -282,14 +318,8 @@ class Connection:
 
     async def subscribe(self, message: SubscribeMessage) -> None:
         game_id = message.game_id
-        if game_id not in self.subscriptions and (
-            len(self.subscriptions) >= self.settings.max_subscriptions
-        ):
-            raise ServiceError(
-                ErrorCode.TOO_MANY_SUBSCRIPTIONS,
-                429,
-                f"at most {self.settings.max_subscriptions} games per connection",
-            )
+        if game_id not in self.subscriptions:
+            self._check_subscription_room()
         async with self.pump_lock:
             # Listen first, then read: a change committed in between is then either in
             # the snapshot or delivered after it, never lost.
@@ -329,6 +359,66 @@ class Connection:
                         "state": result["state"],
                     }
                 )
+
+    def _check_subscription_room(self) -> None:
+        if len(self.subscriptions) + len(self.race_watches) >= self.settings.max_subscriptions:
+            raise ServiceError(
+                ErrorCode.TOO_MANY_SUBSCRIPTIONS,
+                429,
+                f"at most {self.settings.max_subscriptions} games and races per connection",
+            )
+
+    async def watch_race(self, message: WatchRaceMessage) -> None:
+        race_id = message.race_id
+        if race_id not in self.race_watches:
+            self._check_subscription_room()
+        async with self.pump_lock:
+            await self.games.store.subscribe(race_topic(race_id), self)
+            try:
+                snapshot, _ = await self.races.watch(race_id, message.token)
+            except ServiceError:
+                if race_id not in self.race_watches:
+                    await self.games.store.unsubscribe(race_topic(race_id), self)
+                raise
+            self.race_watches[race_id] = message.token
+            await self.send({**snapshot, "id": message.id})
+        if message.token is not None:
+            await self.races.set_connected(race_id, message.token, True)
+
+    async def unwatch_race(self, message: UnwatchRaceMessage) -> None:
+        if message.race_id not in self.race_watches:
+            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "not watching this race")
+        await self._stop_watching(message.race_id)
+        await self.send({"type": "unsubscribed", "id": message.id, "race_id": message.race_id})
+
+    async def _stop_watching(self, race_id: str) -> None:
+        token = self.race_watches.pop(race_id, None)
+        await self.games.store.unsubscribe(race_topic(race_id), self)
+        if token is not None:
+            try:
+                await self.races.set_connected(race_id, token, False)
+            except ServiceError as exc:
+                log.info("could not mark a race player disconnected: %s", exc.message)
+
+    async def race_command(self, message: RaceCommandMessage) -> None:
+        token = self.race_watches.get(message.race_id)
+        if token is None:
+            raise ServiceError(
+                ErrorCode.NOT_PLAYER, 403, "watch the race with your player token first"
+            )
+        races, race_id = self.races, message.race_id
+        command = message.command
+        if command in ("ready", "unready"):
+            await races.set_ready(race_id, token, command == "ready")
+        elif command == "start":
+            await races.start(race_id, token)
+        elif command == "resign":
+            await races.resign(race_id, token)
+        else:
+            await races.rematch(race_id, token)
+        await self.send(
+            {"type": "result", "id": message.id, "race_id": race_id, "status": "accepted"}
+        )
 
     async def unsubscribe(self, message: UnsubscribeMessage) -> None:
         if self.subscriptions.pop(message.game_id, None) is None:
@@ -378,6 +468,5 @@ def _request_id_of(raw: Any) -> str | None:
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
-    games: Games = websocket.app.state.games
-    settings: Settings = websocket.app.state.settings
-    await Connection(websocket, games, settings).run()
+    state = websocket.app.state
+    await Connection(websocket, state.games, state.races, state.settings).run()

@@ -28,6 +28,16 @@ class StoredGame:
     token_hash: str
     code: str
     won: bool = False
+    race_id: str = ""
+
+
+@dataclass(slots=True)
+class StoredRace:
+    """A race document (JSON, secrets included) with its compare-and-set version."""
+
+    race_id: str
+    version: int
+    doc: str
 
 
 class CommitStatus(Enum):
@@ -58,6 +68,11 @@ class Subscriber(Protocol):
 
     def deliver(self, delivery: Delivery) -> None:
         """Must not block: a subscriber that cannot keep up handles that itself."""
+
+
+def race_topic(race_id: str) -> str:
+    """Subscriptions are by topic: a game id, or this for a race."""
+    return f"race:{race_id}"
 
 
 def hash_token(token: str) -> str:
@@ -121,6 +136,29 @@ class Store(ABC):
     @abstractmethod
     async def actions(self, game_id: str) -> list[str] | None:
         """The whole action log in order (action ``k`` produced version ``k``)."""
+
+    # ------------------------------------------------------------------ races
+
+    @abstractmethod
+    async def create_race(self, race: StoredRace, join_code: str) -> bool:
+        """Stores a new race under a fresh join code; False if the code is taken."""
+
+    @abstractmethod
+    async def load_race(self, race_id: str) -> StoredRace | None: ...
+
+    @abstractmethod
+    async def save_race(
+        self, race_id: str, expected_version: int, doc: str, payload: bytes
+    ) -> CommitResult:
+        """Replaces the race document if still at ``expected_version``, then publishes
+        ``payload`` on the race's topic (``race_topic``)."""
+
+    @abstractmethod
+    async def race_of_join_code(self, join_code: str) -> str | None: ...
+
+    @abstractmethod
+    async def publish(self, topic: str, payload: bytes) -> None:
+        """Publishes a transient message (not stored) to the topic's subscribers."""
 
     # ------------------------------------------------------------------ fan-out
 

@@ -7,7 +7,16 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 
 from ..config import Settings
-from . import REQUEST_MEMORY, CommitResult, CommitStatus, Delivery, Store, StoredGame
+from . import (
+    REQUEST_MEMORY,
+    CommitResult,
+    CommitStatus,
+    Delivery,
+    Store,
+    StoredGame,
+    StoredRace,
+    race_topic,
+)
 
 # Expired games are swept on create, at most this often (seconds).
 _SWEEP_INTERVAL = 60.0
@@ -28,6 +37,8 @@ class MemoryStore(Store):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
         self._games: dict[str, _Entry] = {}
+        self._races: dict[str, tuple[StoredRace, float | None]] = {}
+        self._join_codes: dict[str, str] = {}
         self._last_sweep = now()
 
     @property
@@ -103,3 +114,48 @@ class MemoryStore(Store):
     async def actions(self, game_id: str) -> list[str] | None:
         entry = self._entry(game_id)
         return list(entry.log) if entry else None
+
+    # ------------------------------------------------------------------ races
+
+    def _race(self, race_id: str) -> StoredRace | None:
+        found = self._races.get(race_id)
+        if found is None:
+            return None
+        race, expires_at = found
+        if expires_at is not None and expires_at <= now():
+            del self._races[race_id]
+            return None
+        return race
+
+    async def create_race(self, race: StoredRace, join_code: str) -> bool:
+        holder = self._join_codes.get(join_code)
+        if holder is not None and self._race(holder) is not None:
+            return False
+        self._join_codes[join_code] = race.race_id
+        self._races[race.race_id] = (replace(race), self._expiry(False))
+        return True
+
+    async def load_race(self, race_id: str) -> StoredRace | None:
+        race = self._race(race_id)
+        return replace(race) if race else None
+
+    async def save_race(
+        self, race_id: str, expected_version: int, doc: str, payload: bytes
+    ) -> CommitResult:
+        race = self._race(race_id)
+        if race is None:
+            return CommitResult(CommitStatus.MISSING, 0)
+        if race.version != expected_version:
+            return CommitResult(CommitStatus.CONFLICT, race.version)
+        race.version += 1
+        race.doc = doc
+        self._races[race_id] = (race, self._expiry(False))
+        self._dispatch(Delivery(race_topic(race_id), race.version, payload))
+        return CommitResult(CommitStatus.APPLIED, race.version)
+
+    async def race_of_join_code(self, join_code: str) -> str | None:
+        race_id = self._join_codes.get(join_code)
+        return race_id if race_id and self._race(race_id) else None
+
+    async def publish(self, topic: str, payload: bytes) -> None:
+        self._dispatch(Delivery(topic, 0, payload))

@@ -27,7 +27,9 @@ from . import (
     Delivery,
     Store,
     StoredGame,
+    StoredRace,
     StoreUnavailable,
+    race_topic,
 )
 
 log = logging.getLogger(__name__)
@@ -61,12 +63,33 @@ redis.call('PUBLISH', KEYS[4], nv .. '\\n' .. ARGV[6])
 return {'applied', nv}
 """
 
+_SAVE_RACE = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {'missing', 0} end
+v = tonumber(v)
+if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
+local nv = v + 1
+redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', nv)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+redis.call('PUBLISH', KEYS[2], nv .. '\\n' .. ARGV[3])
+return {'applied', nv}
+"""
+
 _RETRY_CAP = 5.0
 
 
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"sol:{{{game_id}}}"
     return f"{tag}:g", f"{tag}:log", f"{tag}:rid", f"{tag}:ch"
+
+
+def _race_keys(race_id: str) -> tuple[str, str]:
+    tag = f"sol:{{{race_topic(race_id)}}}"
+    return f"{tag}:doc", f"{tag}:ch"
+
+
+def _join_key(join_code: str) -> str:
+    return f"sol:join:{join_code}"
 
 
 def _text(value: bytes | str) -> str:
@@ -89,6 +112,7 @@ class RedisStore(Store):
             health_check_interval=15,
         )
         self._commit = self._redis.register_script(_COMMIT)
+        self._save_race = self._redis.register_script(_SAVE_RACE)
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._subscribed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
@@ -127,6 +151,7 @@ class RedisStore(Store):
                         "t": game.token_hash,
                         "c": game.code,
                         "w": int(game.won),
+                        "r": game.race_id,
                     },
                 )
                 pipe.expire(key, self.settings.game_ttl_seconds)
@@ -149,6 +174,7 @@ class RedisStore(Store):
             token_hash=_text(fields[b"t"]),
             code=_text(fields[b"c"]),
             won=fields[b"w"] == b"1",
+            race_id=_text(fields.get(b"r", b"")),
         )
 
     async def commit(
@@ -207,11 +233,66 @@ class RedisStore(Store):
             return None
         return [_text(fields[b"a"]) for _, fields in entries]
 
+    # ------------------------------------------------------------------ races
+
+    async def create_race(self, race: StoredRace, join_code: str) -> bool:
+        doc_key, _ = _race_keys(race.race_id)
+        ttl = self.settings.game_ttl_seconds
+        try:
+            if not await self._redis.set(_join_key(join_code), race.race_id, nx=True, ex=ttl):
+                return False
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.hset(doc_key, mapping={"d": race.doc, "v": race.version})
+                pipe.expire(doc_key, ttl)
+                await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return True
+
+    async def load_race(self, race_id: str) -> StoredRace | None:
+        doc_key, _ = _race_keys(race_id)
+        try:
+            fields = await self._redis.hgetall(doc_key)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if not fields:
+            return None
+        return StoredRace(race_id, int(fields[b"v"]), _text(fields[b"d"]))
+
+    async def save_race(
+        self, race_id: str, expected_version: int, doc: str, payload: bytes
+    ) -> CommitResult:
+        try:
+            status, version = await self._save_race(
+                keys=_race_keys(race_id),
+                args=[expected_version, doc, payload, self.settings.game_ttl_seconds],
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return CommitResult(CommitStatus(status.decode()), int(version))
+
+    async def race_of_join_code(self, join_code: str) -> str | None:
+        try:
+            race_id = await self._redis.get(_join_key(join_code))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return _text(race_id) if race_id else None
+
+    async def publish(self, topic: str, payload: bytes) -> None:
+        try:
+            await self._redis.publish(self._channel(topic), b"0\n" + payload)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    @staticmethod
+    def _channel(topic: str) -> str:
+        return f"sol:{{{topic}}}:ch"
+
     # ------------------------------------------------------------------ fan-out
 
     async def _listen(self, game_id: str) -> None:
         try:
-            await self._pubsub.subscribe(_keys(game_id)[3])
+            await self._pubsub.subscribe(self._channel(game_id))
         except (RedisError, OSError) as exc:
             # The reader re-subscribes every channel once Redis is back.
             log.warning("subscribe failed, will retry: %s", exc)
@@ -219,7 +300,7 @@ class RedisStore(Store):
 
     async def _unlisten(self, game_id: str) -> None:
         with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.unsubscribe(_keys(game_id)[3])
+            await self._pubsub.unsubscribe(self._channel(game_id))
 
     async def _read_changes(self) -> None:
         """One reader for all of this instance's subscriptions, reconnecting with backoff."""
@@ -245,7 +326,7 @@ class RedisStore(Store):
             self._dispatch(Delivery(_game_of_channel(message["channel"]), int(version), payload))
 
     async def _resubscribe(self) -> None:
-        channels = [_keys(game_id)[3] for game_id in self._local]
+        channels = [self._channel(topic) for topic in self._local]
         try:
             if channels:
                 await self._pubsub.subscribe(*channels)
