@@ -15,11 +15,16 @@ from .protocol import (
     ChangesResponse,
     CreatedGame,
     CreateGameRequest,
+    CreateRaceRequest,
     GameRecordResponse,
     GameStateResponse,
     Health,
+    JoinRaceRequest,
     LegalActionsResponse,
     Problem,
+    RaceJoined,
+    RaceResponse,
+    ReadyRequest,
     UndoRequest,
 )
 
@@ -35,6 +40,11 @@ _MODELS: list[type[BaseModel]] = [
     LegalActionsResponse,
     Problem,
     UndoRequest,
+    CreateRaceRequest,
+    JoinRaceRequest,
+    ReadyRequest,
+    RaceJoined,
+    RaceResponse,
 ]
 
 
@@ -54,12 +64,32 @@ def _problem(description: str) -> dict[str, Any]:
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_RACE_ID = {"name": "race_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
 _ERRORS = {
     "404": _problem("No such game"),
     "422": _problem("Malformed request"),
     "503": _problem("Store unavailable"),
 }
+
+
+def _race_command(operation_id: str, summary: str, body: type[BaseModel] | None) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "operationId": operation_id,
+        "summary": summary,
+        "security": _AUTH,
+        "parameters": [_RACE_ID],
+        "responses": {
+            "200": _json(RaceResponse, "The race after the command"),
+            "401": _problem("Missing or wrong player token"),
+            "403": _problem("Only the host may do this"),
+            "409": _problem("Not possible in the race's current state"),
+            **_ERRORS,
+        },
+    }
+    if body is not None:
+        operation["requestBody"] = {"content": {"application/json": {"schema": _ref(body)}}}
+    return {"post": operation}
 
 
 @functools.cache
@@ -176,6 +206,59 @@ def openapi_document() -> dict[str, Any]:
                         "200": _json(GameRecordResponse, "Game record"),
                         "401": _problem("Game not won and no player token"),
                         **_ERRORS,
+                    },
+                }
+            },
+            "/races": {
+                "post": {
+                    "operationId": "createRace",
+                    "summary": "Create a race; you are its host and first player",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref(CreateRaceRequest)}},
+                    },
+                    "responses": {"201": _json(RaceJoined, "Created"), **_ERRORS},
+                }
+            },
+            "/races/join": {
+                "post": {
+                    "operationId": "joinRace",
+                    "summary": "Join a race in its lobby with the shared join code",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref(JoinRaceRequest)}},
+                    },
+                    "responses": {
+                        "201": _json(RaceJoined, "Joined"),
+                        "409": _problem("Race full or already started"),
+                        **_ERRORS,
+                    },
+                }
+            },
+            "/races/{race_id}": {
+                "get": {
+                    "operationId": "getRace",
+                    "summary": "Lobby, progress and (once over) result; `you` with a token",
+                    "security": [{}, {"bearer": []}],
+                    "parameters": [_RACE_ID],
+                    "responses": {"200": _json(RaceResponse, "The race"), **_ERRORS},
+                }
+            },
+            "/races/{race_id}/ready": _race_command("raceReady", "Set ready", ReadyRequest),
+            "/races/{race_id}/start": _race_command("raceStart", "Start (host)", None),
+            "/races/{race_id}/resign": _race_command("raceResign", "Resign", None),
+            "/races/{race_id}/rematch": _race_command(
+                "raceRematch", "New race, same players, new deal", None
+            ),
+            "/metrics": {
+                "get": {
+                    "operationId": "metrics",
+                    "summary": "Prometheus metrics of this instance",
+                    "responses": {
+                        "200": {
+                            "description": "Text exposition format",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        }
                     },
                 }
             },

@@ -30,6 +30,9 @@ _REST_REQUESTS: list[type[BaseModel]] = [
     protocol.CreateGameRequest,
     protocol.ActionRequest,
     protocol.UndoRequest,
+    protocol.CreateRaceRequest,
+    protocol.JoinRaceRequest,
+    protocol.ReadyRequest,
 ]
 _REST_RESPONSES: list[type[BaseModel]] = [
     protocol.CreatedGame,
@@ -40,6 +43,8 @@ _REST_RESPONSES: list[type[BaseModel]] = [
     protocol.GameRecordResponse,
     protocol.Health,
     protocol.Problem,
+    protocol.RaceJoined,
+    protocol.RaceResponse,
 ]
 
 

@@ -121,6 +121,9 @@ _REST_SCHEMAS: list[tuple[str, re.Pattern[str], str]] = [
     ("GET", re.compile(r"^/games/[^/]+/legal-actions$"), "rest/legal-actions-response.json"),
     ("GET", re.compile(r"^/games/[^/]+/record$"), "rest/game-record-response.json"),
     ("GET", re.compile(r"^/(healthz|readyz)$"), "rest/health.json"),
+    ("POST", re.compile(r"^/races(/join)?$"), "rest/race-joined.json"),
+    ("GET", re.compile(r"^/races/[^/]+$"), "rest/race-response.json"),
+    ("POST", re.compile(r"^/races/[^/]+/(ready|start|resign|rematch)$"), "rest/race-response.json"),
 ]
 _VALIDATORS: dict[str, Draft202012Validator] = {}
 
