@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
@@ -14,7 +15,8 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 
 from . import engine
 from .config import Settings
@@ -273,7 +275,7 @@ async def internal_error(request: Request, exc: Exception) -> Response:
 
 
 ROUTES = [
-    Route("/", index),
+    Route("/api", index),
     Route("/games", create_game, methods=["POST"]),
     Route("/games/{game_id}", get_game, methods=["GET"]),
     Route("/games/{game_id}/changes", get_changes, methods=["GET"]),
@@ -295,6 +297,9 @@ ROUTES = [
     WebSocketRoute("/ws", websocket_endpoint),
 ]
 
+# The web front end, a client of the published protocol like any other, served at "/".
+WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
+
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
@@ -314,8 +319,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await races.close()
             await store.close()
 
+    routes = list(ROUTES)
+    if WEB_CLIENT.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web"))
     return Starlette(
-        routes=ROUTES,
+        routes=routes,
         lifespan=lifespan,
         exception_handlers={
             ServiceError: service_error,
