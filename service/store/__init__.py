@@ -199,13 +199,14 @@ class Store(ABC):
 
 
 def open_store(settings: Settings) -> Store:
-    """The backend for ``settings.store_url``: ``memory://`` or ``redis://``."""
+    """The backend for ``settings.store_url``: ``memory://``, ``redis://`` or
+    ``redis+cluster://host:port`` (any node of a Redis Cluster)."""
     url = settings.store_url
     if url.startswith("memory://"):
         from .memory import MemoryStore
 
         return MemoryStore(settings)
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if url.startswith(("redis://", "rediss://", "unix://", "redis+cluster://")):
         from .redis import RedisStore
 
         return RedisStore(settings)

@@ -15,8 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from ..config import Settings
@@ -76,6 +79,7 @@ return {'applied', nv}
 """
 
 _RETRY_CAP = 5.0
+CLUSTER_SCHEME = "redis+cluster://"
 
 
 def _keys(game_id: str) -> tuple[str, str, str, str]:
@@ -105,15 +109,19 @@ def _game_of_channel(channel: bytes) -> str:
 class RedisStore(Store):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        self._redis = aioredis.Redis.from_url(
-            settings.store_url,
-            socket_timeout=5.0,
-            socket_connect_timeout=2.0,
-            health_check_interval=15,
-        )
+        options: dict[str, Any] = {"socket_timeout": 5.0, "socket_connect_timeout": 2.0}
+        url = settings.store_url
+        self._redis: aioredis.Redis | RedisCluster
+        if url.startswith(CLUSTER_SCHEME):
+            # Every key of a game shares one hash tag, so each script runs on one node;
+            # PUBLISH reaches every node over the cluster bus, so one subscriber
+            # connection to any node hears all of them.
+            self._redis = RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :], **options)
+        else:
+            self._redis = aioredis.Redis.from_url(url, health_check_interval=15, **options)
         self._commit = self._redis.register_script(_COMMIT)
         self._save_race = self._redis.register_script(_SAVE_RACE)
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._pubsub: PubSub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._subscribed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
 
