@@ -31,6 +31,11 @@ class Metrics:
         self.errors = Counter(
             "solitaire_errors", "Requests refused, by error code", ["code"], registry=self.registry
         )
+        self.slow_disconnects = Counter(
+            "solitaire_slow_disconnects",
+            "Connections closed because their send queue overflowed",
+            registry=self.registry,
+        )
         self.store_errors = Counter(
             "solitaire_store_errors", "Store (Redis) operations that failed", registry=self.registry
         )

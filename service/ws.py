@@ -92,6 +92,8 @@ class Connection:
         self.bucket = _TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.greeted = False
         self.too_slow = False
+        self.pump_task: asyncio.Task[None] | None = None
+        self.closer: asyncio.Task[None] | None = None
         self.limited_in_a_row = 0
 
     # ------------------------------------------------------------------ sending
@@ -129,13 +131,22 @@ class Connection:
             # A client that cannot keep up is cut off rather than allowed to hold memory
             # or delay anybody else; it can reconnect and resume from its last version.
             self.too_slow = True
+            self.games.metrics.slow_disconnects.inc()
+            if self.pump_task is not None:
+                self.pump_task.cancel()
+            self.closer = asyncio.create_task(self._close_slow())
+
+    async def _close_slow(self) -> None:
+        # Sending the close frame itself may wait on the stuck client: bounded.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self.ws.close(CLOSE_TOO_SLOW, "client too slow: resume from last version"),
+                timeout=2.0,
+            )
 
     async def pump(self) -> None:
         while True:
             delivery = await self.inbox.get()
-            if self.too_slow:
-                await self.ws.close(CLOSE_TOO_SLOW, "client too slow: resume from last version")
-                return
             async with self.pump_lock:
                 await self._forward(delivery)
 
@@ -192,7 +203,7 @@ class Connection:
         await self.ws.accept()
         metrics = self.games.metrics
         metrics.connections.inc()
-        pump = asyncio.create_task(self.pump())
+        pump = self.pump_task = asyncio.create_task(self.pump())
         try:
             while True:
                 message = await self.ws.receive()
