@@ -172,12 +172,30 @@ Event = Annotated[
 ]
 
 
-class PatchOperation(Model):
-    """One RFC 6902 operation; the service emits only add, remove and replace."""
+class AddOperation(Model):
+    op: Literal["add"]
+    path: str = Field(description="JSON Pointer; `/-` appends to a list.")
+    value: Any
 
-    op: Literal["add", "remove", "replace"]
+
+class RemoveOperation(Model):
+    op: Literal["remove"]
     path: str
-    value: Any = None
+
+
+class ReplaceOperation(Model):
+    op: Literal["replace"]
+    path: str
+    value: Any
+
+
+PatchOperation = Annotated[
+    AddOperation | RemoveOperation | ReplaceOperation,
+    Field(
+        discriminator="op",
+        description="One RFC 6902 operation; the service emits only add, remove and replace.",
+    ),
+]
 
 
 class ScoreChange(Model):

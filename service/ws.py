@@ -237,6 +237,7 @@ class Connection:
                 ErrorCode.RATE_LIMITED,
                 f"at most {self.settings.rate_per_second:g} messages per second "
                 f"(bursts of {self.settings.rate_burst}); this message was ignored",
+                self._cheap_request_id(data),
             )
             return True
         self.limited_in_a_row = 0
@@ -248,6 +249,15 @@ class Connection:
             return True
         await self.handle(data)
         return True
+
+    def _cheap_request_id(self, data: bytes) -> str | None:
+        """The id of a refused frame, so the client knows which request to send again."""
+        if len(data) > self.settings.max_frame_bytes:
+            return None
+        try:
+            return _request_id_of(orjson.loads(data))
+        except orjson.JSONDecodeError:
+            return None
 
     async def handle(self, data: bytes) -> None:
         try:
