@@ -103,9 +103,9 @@ class Undo:
 
 Action: TypeAlias = Move | Draw | Recycle | Tap | Undo
 
-_PILE_RE = re.compile(r"^(w|s|c(\d{1,2})|f(\d{1,2})?)$")
-_MOVE_RE = re.compile(r"^([a-z]\d{0,2})(?::(\d{1,3}))?>([a-z]\d{0,2})$")
-_TAP_RE = re.compile(r"^(tt?)([a-z]\d{0,2})$")
+_PILE_RE = re.compile(r"^(w|s|c([0-9]{1,2})|f([0-9]{1,2})?)$")
+_MOVE_RE = re.compile(r"^([a-z][0-9]{0,2})(?::([0-9]{1,3}))?>([a-z][0-9]{0,2})$")
+_TAP_RE = re.compile(r"^(tt?)([a-z][0-9]{0,2})$")
 _SIMPLE: dict[str, Action] = {"d": Draw(), "r": Recycle(), "u": Undo()}
 
 

@@ -38,7 +38,8 @@ class GameKind(Enum):
         return 2 if self is GameKind.DOUBLE else 1
 
 
-_CODE_RE = re.compile(r"^(DS|TF)1-D([13])([NV])-([A-Z]{7})$")
+# ASCII only: upper-casing first would turn "ß" into "SS" and let it through.
+_CODE_RE = re.compile(r"^(DS|TF)1-D([13])([NV])-([A-Z]{7})$", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +64,12 @@ class GameCode:
 
     @classmethod
     def parse(cls, text: str) -> GameCode:
-        match = _CODE_RE.match(text.strip().upper())
+        match = _CODE_RE.match(text.strip())
         if match is None:
             raise InvalidCodeError(
                 f"not a game code: {text!r} (expected e.g. DS1-D1N-AAAAAAB or TF1-D3N-QWERTYU)"
             )
-        game, draw, scoring, letters = match.groups()
+        game, draw, scoring, letters = (group.upper() for group in match.groups())
         return cls(
             GameKind(game),
             int(draw),

@@ -145,7 +145,6 @@ class Klondike:
     R_FOUNDATION: ClassVar[str]
     R_FOUNDATION_ONE: ClassVar[str]
     R_RETURN: ClassVar[str]
-    R_ONTO_WASTE: ClassVar[str]
     R_NOTHING_TO_DRAW: ClassVar[str]
     R_RECYCLE_STOCK: ClassVar[str]
     R_SINGLE_PASS: ClassVar[str]
@@ -252,6 +251,12 @@ class Klondike:
                 raise InvalidPositionError("a non-empty column must end in a face-up card")
         if any(not 0 <= n <= KING for n in self.foundations):
             raise InvalidPositionError("a foundation holds 0 to 13 cards")
+        if self.kind is GameKind.REFLECHI and any(self.down):
+            raise InvalidPositionError("in Solitaire Réfléchi every column card is face up")
+        if self.scoring is Scoring.NORMAL and self.score < 0:
+            raise InvalidPositionError("a Normal score is never below 0")
+        if self.moves < 0:
+            raise InvalidPositionError("the move counter is never negative")
         counts = [0] * 52
         for pile in (*self.columns, self.stock, self.waste):
             for card in pile:
@@ -472,9 +477,9 @@ class Klondike:
             if fitting is None:
                 raise IllegalActionError(self.R_FOUNDATION)
             return _Plan(source, foundation(fitting), 1)
-        if tkind is PileKind.WASTE:
-            raise IllegalActionError(self.R_ONTO_WASTE)
-        raise IllegalActionError(self.R_RECYCLE_STOCK)
+        raise InvalidActionError(
+            "bad_target", "cards can be moved only to a column or to the foundations"
+        )
 
     def _plan_tap(self, tap: Tap) -> _Plan:
         source = tap.source
@@ -753,7 +758,6 @@ class DoubleSolitaire(Klondike):
     R_FOUNDATION = "DS-FND-1"
     R_FOUNDATION_ONE = "DS-FND-1"
     R_RETURN = "DS-FND-4"
-    R_ONTO_WASTE = "DS-STOCK-1"
     R_NOTHING_TO_DRAW = "DS-STOCK-1"
     R_RECYCLE_STOCK = "DS-STOCK-4"
     R_SINGLE_PASS = "DS-STOCK-5"
@@ -794,7 +798,6 @@ class SolitaireReflechi(Klondike):
     R_FOUNDATION = "TF-FND-1"
     R_FOUNDATION_ONE = "TF-FND-MOVE-1"
     R_RETURN = "TF-FND-3"
-    R_ONTO_WASTE = "TF-STOCK-1"
     R_NOTHING_TO_DRAW = "TF-STOCK-1"
     R_RECYCLE_STOCK = "TF-STOCK-4"
     R_SINGLE_PASS = "TF-STOCK-4"
@@ -850,11 +853,34 @@ def deserialize(text: str) -> Klondike:
             raise InvalidPositionError("bad undo history") from exc
         if len(raw) % _RECORD_BYTES or len(raw) // _RECORD_BYTES > game.undo_limit:
             raise InvalidPositionError("bad undo history length")
-        game.history.extend(
+        records = [
             int.from_bytes(raw[i : i + _RECORD_BYTES], "big")
             for i in range(0, len(raw), _RECORD_BYTES)
-        )
+        ]
+        if not all(_record_is_valid(game, record) for record in records):
+            raise InvalidPositionError("bad undo record")
+        game.history.extend(records)
     return game
+
+
+def _record_is_valid(game: Klondike, record: int) -> bool:
+    """Shape checks only: a record that passes cannot index outside the table."""
+    kind = record & 7
+    if kind == _REC_DRAW:
+        return 1 <= record >> 3 <= 3
+    if kind == _REC_RECYCLE:
+        return record >> 3 <= RECYCLE_COST
+    if kind != _REC_MOVE or record >> 22:
+        return False
+    limits = {0: 1, 1: game.column_count, 2: game.foundation_count}
+    source, target = record >> 3 & 3, record >> 9 & 3
+    if source not in limits or target not in (1, 2) or source == target == 2:
+        return False
+    return (
+        (record >> 5 & 15) < limits[source]
+        and (record >> 11 & 15) < limits[target]
+        and (record >> 15 & _MAX_COUNT) >= 1
+    )
 
 
 def _from_fields(fields: list[str], code: GameCode | None) -> Klondike:

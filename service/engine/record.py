@@ -21,8 +21,8 @@ class GameRecord:
 
     @classmethod
     def parse(cls, text: str) -> GameRecord:
-        code, _, rest = text.strip().partition(" ")
-        return cls(GameCode.parse(code), parse_actions(rest))
+        code, *rest = text.split(maxsplit=1)
+        return cls(GameCode.parse(code), parse_actions(rest[0] if rest else ""))
 
     def replay(self) -> Klondike:
         """Plays every action from the deal; raises if any of them is refused."""
