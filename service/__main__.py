@@ -25,6 +25,8 @@ def main() -> None:
         # Frames above our own limit are answered with an error; far larger ones are abuse.
         ws_max_size=max(settings.max_frame_bytes * 8, 1 << 20),
         proxy_headers=False,
+        # Frames are small JSON; compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
     )
 
 

@@ -82,6 +82,8 @@ class _Live:
     game: engine.Klondike
     token_hash: str
     race_id: str = ""
+    # The public view at ``version``, so an action computes only the view after it.
+    view: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +378,7 @@ class Games:
                 fresh = True
                 continue
             game = live.game
-            before = game.public_view()
+            before = live.view or game.public_view()
             try:
                 if expected_version is not None and expected_version != live.version:
                     raise ServiceError(
@@ -398,7 +400,8 @@ class Games:
                     ) from exc
                 raise
             version = live.version + 1
-            change = build_change(game_id, version, outcome, before, game.public_view(), game)
+            after = game.public_view()
+            change = build_change(game_id, version, outcome, before, after, game)
             try:
                 result = await self.store.commit(
                     game_id,
@@ -414,6 +417,7 @@ class Games:
                 raise self._unavailable(exc) from exc
             if result.status is CommitStatus.APPLIED:
                 live.version = version
+                live.view = after
                 if live.race_id and self.races is not None:
                     await self.races.after_action(live.race_id, game_id, game)
                 return Applied(version, change["notation"], False, change)

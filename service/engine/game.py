@@ -9,7 +9,6 @@ card was flipped, what a recycle really cost), so undo restores the exact earlie
 from __future__ import annotations
 
 import base64
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -154,12 +153,13 @@ class Klondike:
     R_UNDO: ClassVar[str]
 
     __slots__ = (
+        "_code_text",
+        "_undo",
         "code",
         "columns",
         "down",
         "draw",
         "foundations",
-        "history",
         "moves",
         "score",
         "scoring",
@@ -189,6 +189,7 @@ class Klondike:
         self.draw = draw
         self.scoring = scoring
         self.code = code
+        self._code_text = str(code) if code else "-"
         self.columns = columns
         self.down = down
         self.stock = stock
@@ -198,7 +199,8 @@ class Klondike:
             score = VEGAS_START if scoring is Scoring.VEGAS else 0
         self.score = score
         self.moves = moves
-        self.history: deque[int] = deque(maxlen=self.undo_limit)
+        # Undo records, 3 bytes each, oldest first: kept as bytes so serializing is cheap.
+        self._undo = bytearray()
         self.won = sum(self.foundations) == 13 * self.foundation_count
         self._check_shape()
 
@@ -230,6 +232,7 @@ class Klondike:
         clone.draw = self.draw
         clone.scoring = self.scoring
         clone.code = self.code
+        clone._code_text = self._code_text
         clone.columns = [list(col) for col in self.columns]
         clone.down = list(self.down)
         clone.stock = list(self.stock)
@@ -237,7 +240,7 @@ class Klondike:
         clone.foundations = list(self.foundations)
         clone.score = self.score
         clone.moves = self.moves
-        clone.history = deque(self.history, maxlen=self.undo_limit)
+        clone._undo = bytearray(self._undo)
         clone.won = self.won
         return clone
 
@@ -297,7 +300,7 @@ class Klondike:
 
     @property
     def undo_available(self) -> int:
-        return 0 if self.won else len(self.history)
+        return 0 if self.won else len(self._undo) // _RECORD_BYTES
 
     def cards_on_foundations(self) -> int:
         return sum(self.foundations)
@@ -376,7 +379,7 @@ class Klondike:
         if isinstance(action, Undo):
             if self.won:
                 raise IllegalActionError(self.R_FINAL)
-            if not self.history:
+            if not self._undo:
                 raise IllegalActionError(self.R_UNDO)
             return action
         if self.won:
@@ -567,7 +570,7 @@ class Klondike:
         self.score += points
         self.moves += 1
         self.won = won
-        self.history.append(
+        self._remember(
             _REC_MOVE
             | _PILE_CODE[skind] << 3
             | (source.index or 0) << 5
@@ -584,7 +587,7 @@ class Klondike:
         for _ in range(n):
             waste.append(stock.pop())
         self.moves += 1
-        self.history.append(_REC_DRAW | n << 3)
+        self._remember(_REC_DRAW | n << 3)
         return Outcome(Draw(), 0, cards=tuple(waste[-n:]), drawn=n)
 
     def _apply_recycle(self) -> Outcome:
@@ -595,16 +598,28 @@ class Klondike:
         cost = min(RECYCLE_COST, self.score)
         self.score -= cost
         self.moves += 1
-        self.history.append(_REC_RECYCLE | cost << 3)
+        self._remember(_REC_RECYCLE | cost << 3)
         return Outcome(Recycle(), -cost, recycled=count)
+
+    def _remember(self, record: int) -> None:
+        self._undo += record.to_bytes(_RECORD_BYTES, "big")
+        if len(self._undo) > self.undo_limit * _RECORD_BYTES:
+            del self._undo[:_RECORD_BYTES]
+
+    @property
+    def history(self) -> list[int]:
+        """The undo records, oldest first (see the layout at the top of this module)."""
+        undo = self._undo
+        return [int.from_bytes(undo[i : i + _RECORD_BYTES], "big") for i in range(0, len(undo), 3)]
 
     def undo(self) -> Outcome:
         """Takes back the last action (DS-APP-4): state and score exactly as before."""
         if self.won:
             raise IllegalActionError(self.R_FINAL)
-        if not self.history:
+        if not self._undo:
             raise IllegalActionError(self.R_UNDO)
-        record = self.history.pop()
+        record = int.from_bytes(self._undo[-_RECORD_BYTES:], "big")
+        del self._undo[-_RECORD_BYTES:]
         kind = record & 7
         if kind == _REC_DRAW:
             n = record >> 3 & 3
@@ -722,10 +737,8 @@ class Klondike:
 
     def serialize(self) -> str:
         """Position, code and undo history in one compact line; ``deserialize`` reverses it."""
-        raw = b"".join(r.to_bytes(_RECORD_BYTES, "big") for r in self.history)
-        history = base64.b64encode(raw).decode("ascii") if raw else "-"
-        code = str(self.code) if self.code else "-"
-        return f"{self.position_text()} {code} {history}"
+        history = base64.b64encode(self._undo).decode("ascii") if self._undo else "-"
+        return f"{self.position_text()} {self._code_text} {history}"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Klondike):
@@ -859,7 +872,7 @@ def deserialize(text: str) -> Klondike:
         ]
         if not all(_record_is_valid(game, record) for record in records):
             raise InvalidPositionError("bad undo record")
-        game.history.extend(records)
+        game._undo = bytearray(raw)
     return game
 
 

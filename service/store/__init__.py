@@ -79,8 +79,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# Requests ids are remembered for this many accepted actions of a game.
-REQUEST_MEMORY = 64
+# Request ids are remembered for this many accepted actions of a game: enough for a
+# client to retry whatever it had in flight when its connection dropped.
+REQUEST_MEMORY = 32
 
 
 class Store(ABC):

@@ -5,7 +5,8 @@ all of them, also runs on Redis Cluster:
 
 - ``sol:{id}:g``   hash: ``s`` serialized state, ``v`` version, ``t`` token hash,
   ``c`` game code, ``w`` won flag
-- ``sol:{id}:log`` stream: one entry per accepted action, entry id ``0-<version>``
+- ``sol:{id}:log`` list: the notation of every accepted action; action ``k`` (from 1)
+  made version ``k``
 - ``sol:{id}:rid`` list: the last request ids, as ``<request id>\\t<version>``
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
 """
@@ -52,7 +53,7 @@ if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
 if v >= tonumber(ARGV[9]) then return {'full', v} end
 local nv = v + 1
 redis.call('HSET', KEYS[1], 's', ARGV[2], 'v', nv, 'w', ARGV[5])
-redis.call('XADD', KEYS[2], '0-' .. nv, 'a', ARGV[3])
+redis.call('RPUSH', KEYS[2], ARGV[3])
 if ARGV[4] ~= '' then
   redis.call('LPUSH', KEYS[3], ARGV[4] .. '\\t' .. nv)
   redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[10]) - 1)
@@ -214,7 +215,12 @@ class RedisStore(Store):
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
-        return CommitResult(CommitStatus(status.decode()), int(version))
+        result = CommitResult(CommitStatus(status.decode()), int(version))
+        if result.status is CommitStatus.APPLIED:
+            # This instance's subscribers get the change now; the copy that comes back
+            # through pub/sub is then dropped by its version.
+            self._dispatch(Delivery(game_id, result.version, payload))
+        return result
 
     async def find_request(self, game_id: str, request_id: str) -> int | None:
         _, _, rid_key, _ = _keys(game_id)
@@ -233,13 +239,13 @@ class RedisStore(Store):
         try:
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.exists(key)
-                pipe.xrange(log_key)
+                pipe.lrange(log_key, 0, -1)
                 exists, entries = await pipe.execute()
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         if not exists:
             return None
-        return [_text(fields[b"a"]) for _, fields in entries]
+        return [_text(entry) for entry in entries]
 
     # ------------------------------------------------------------------ races
 
