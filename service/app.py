@@ -100,9 +100,27 @@ def games_of(request: Request) -> Games:
 
 async def create_game(request: Request) -> Response:
     body = await read_body(request, CreateGameRequest)
+    if body.code is not None:
+        _check_code_agrees(body)
     created = await games_of(request).create(body.game, body.draw, body.scoring, body.code)
     location = f"/games/{created['game_id']}"
     return json_response(created, 201, {"location": location, "etag": '"0"'})
+
+
+def _check_code_agrees(body: CreateGameRequest) -> None:
+    """A code fixes game, draw and scoring; a body that also names others is refused."""
+    try:
+        code = engine.GameCode.parse(body.code or "")
+    except engine.InvalidCodeError as exc:
+        raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+    named = {"game", "draw", "scoring"} & body.model_fields_set
+    given = {name: getattr(body, name) for name in named}
+    implied = {"game": code.game.value, "draw": code.draw, "scoring": code.scoring.value}
+    clashes = [f"{k}={v!r}" for k, v in given.items() if implied[k] != v]
+    if clashes:
+        raise ServiceError(
+            ErrorCode.BAD_CODE, 422, f"the code {code} contradicts {', '.join(clashes)}"
+        )
 
 
 async def get_game(request: Request) -> Response:
@@ -263,15 +281,18 @@ async def service_error(request: Request, exc: Exception) -> Response:
     return problem(exc.code, exc.status, exc.message, exc.extra)
 
 
+_HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    code = ErrorCode.NOT_FOUND if exc.status_code == 404 else ErrorCode.BAD_MESSAGE
+    code = _HTTP_CODES.get(exc.status_code, ErrorCode.BAD_MESSAGE)
     return problem(code, exc.status_code, str(exc.detail))
 
 
 async def internal_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return problem(ErrorCode.STORE_UNAVAILABLE, 500, "internal error")
+    return problem(ErrorCode.INTERNAL_ERROR, 500, "internal error")
 
 
 ROUTES = [

@@ -43,6 +43,17 @@ class ServiceError(Exception):
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
 
+def request_id_reused(version: int) -> ServiceError:
+    # Answering "duplicate" here would silently drop a new action of a client whose
+    # request counter restarted; it must learn that its ids collide.
+    return ServiceError(
+        ErrorCode.REQUEST_ID_REUSED,
+        409,
+        f"this request id already named another request (which made version {version}); "
+        "request ids must be unique within a game",
+    )
+
+
 def race_running() -> ServiceError:
     return ServiceError(
         ErrorCode.RACE_RUNNING, 403, "this race game stays private until the race is over"
@@ -389,7 +400,7 @@ class Games:
                     )
                 outcome = game.play(action)
             except (ServiceError, engine.IllegalActionError, engine.InvalidActionError) as exc:
-                duplicate = await self._duplicate(game_id, request_id)
+                duplicate = await self._duplicate(game_id, request_id, str(action))
                 if duplicate is not None:
                     return duplicate
                 if isinstance(exc, engine.IllegalActionError):
@@ -411,6 +422,7 @@ class Games:
                     request_id,
                     game.won,
                     orjson.dumps(change),
+                    str(action),
                 )
             except StoreUnavailable as exc:
                 self._live.pop(game_id, None)
@@ -426,6 +438,8 @@ class Games:
             fresh = True
             if result.status is CommitStatus.DUPLICATE:
                 return await self._answer_duplicate(game_id, result.version)
+            if result.status is CommitStatus.REUSED:
+                raise request_id_reused(result.version)
             if result.status is CommitStatus.MISSING:
                 raise not_found(game_id)
             if result.status is CommitStatus.FULL:
@@ -442,18 +456,26 @@ class Games:
                     current_version=result.version,
                 )
         raise ServiceError(
-            ErrorCode.STALE_VERSION, 409, "the game kept changing; retry", current_version=None
+            ErrorCode.STALE_VERSION,
+            409,
+            "the game kept changing; retry",
+            current_version=self._live[game_id].version if game_id in self._live else None,
         )
 
-    async def _duplicate(self, game_id: str, request_id: str | None) -> Applied | None:
+    async def _duplicate(
+        self, game_id: str, request_id: str | None, fingerprint: str
+    ) -> Applied | None:
         if request_id is None:
             return None
         try:
-            version = await self.store.find_request(game_id, request_id)
+            seen = await self.store.seen_request(game_id, request_id)
         except StoreUnavailable as exc:
             raise self._unavailable(exc) from exc
-        if version is None:
+        if seen is None:
             return None
+        version, seen_fingerprint = seen
+        if seen_fingerprint != fingerprint:
+            raise request_id_reused(version)
         return await self._answer_duplicate(game_id, version)
 
     async def _answer_duplicate(self, game_id: str, version: int) -> Applied:

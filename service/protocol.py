@@ -238,6 +238,9 @@ class ErrorCode(StrEnum):
     RACE_OVER = "race_over"
     RACE_NOT_FINISHED = "race_not_finished"
     NOT_HOST = "not_host"
+    REQUEST_ID_REUSED = "request_id_reused"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    INTERNAL_ERROR = "internal_error"
 
 
 class Problem(Model):

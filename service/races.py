@@ -146,7 +146,13 @@ class Races:
         """Each player's game as progress figures (games exist once the race started)."""
         progress: dict[str, dict[str, Any]] = {}
         for player in doc["players"]:
-            figures = {"foundations": 0, "score": 0, "score_display": "", "moves": 0}
+            opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
+            figures = {
+                "foundations": 0,
+                "score": opening,
+                "score_display": engine.format_score(opening, engine.Scoring(doc["scoring"])),
+                "moves": 0,
+            }
             if doc["start_at"] is not None:
                 try:
                     stored = await self.store.load(player["game_id"])
@@ -321,6 +327,12 @@ class Races:
         max_players: int,
         time_limit_seconds: int | None,
     ) -> dict[str, Any]:
+        if max_players > self.settings.max_race_players:
+            raise _error(
+                ErrorCode.BAD_MESSAGE,
+                422,
+                f"a race has at most {self.settings.max_race_players} players on this server",
+            )
         token = secrets.token_urlsafe(32)
         player = self._new_player(name, hash_token(token))
         doc = await self._create(
@@ -443,14 +455,15 @@ class Races:
 
     async def _announce(self, race_id: str) -> None:
         """Pushes the race again when the countdown ends, so clients flip to running."""
-        stored, doc = await self._load(race_id)
-        message = {
-            "type": "race",
-            "race_id": race_id,
-            "version": stored.version,
-            "race": await self.view(doc),
-        }
-        await self.store.publish(race_topic(race_id), orjson.dumps(message))
+
+        def mark_running(doc: dict[str, Any], at: int) -> bool:
+            # A saved change, so the message has a version of its own like every other.
+            if doc.get("announced") or doc["finished_at"] is not None:
+                return False
+            doc["announced"] = True
+            return True
+
+        await self._update(race_id, mark_running)
 
     async def _expire(self, race_id: str) -> None:
         await self._update(race_id, lambda doc, at: doc["finished_at"] is None)

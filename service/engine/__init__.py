@@ -28,6 +28,7 @@ from .errors import (
     SolitaireError,
 )
 from .game import (
+    VEGAS_START,
     DoubleSolitaire,
     Klondike,
     Outcome,
@@ -43,6 +44,7 @@ __all__ = [
     "DEAL_COUNT",
     "FOUNDATIONS",
     "STOCK",
+    "VEGAS_START",
     "WASTE",
     "Action",
     "Card",

@@ -46,6 +46,7 @@ class CommitStatus(Enum):
     CONFLICT = "conflict"
     MISSING = "missing"
     FULL = "full"
+    REUSED = "reused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,18 +122,25 @@ class Store(ABC):
         request_id: str | None,
         won: bool,
         payload: bytes,
+        fingerprint: str = "",
     ) -> CommitResult:
         """Writes the new state if the game is still at ``expected_version``.
 
-        In one atomic step: refuses a request id seen before (DUPLICATE, with the version
-        it produced), refuses a changed version (CONFLICT, with the current one), else
+        In one atomic step: answers a request id seen before with DUPLICATE (same
+        ``fingerprint``, with the version it produced) or REUSED (another request under
+        the same id), refuses a changed version (CONFLICT, with the current one), else
         stores the state, appends ``notation`` to the game's action log, remembers the
         request id and publishes ``payload`` to every subscriber of the game.
         """
 
     @abstractmethod
+    async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
+        """(version it produced, fingerprint) of an earlier accepted request, if remembered."""
+
     async def find_request(self, game_id: str, request_id: str) -> int | None:
         """The version an earlier accepted request produced, if remembered."""
+        seen = await self.seen_request(game_id, request_id)
+        return seen[0] if seen else None
 
     @abstractmethod
     async def actions(self, game_id: str) -> list[str] | None:

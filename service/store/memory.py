@@ -28,7 +28,9 @@ class _Entry:
     game: StoredGame
     expires_at: float | None
     log: list[str] = field(default_factory=list)
-    requests: deque[tuple[str, int]] = field(default_factory=lambda: deque(maxlen=REQUEST_MEMORY))
+    requests: deque[tuple[str, int, str]] = field(
+        default_factory=lambda: deque(maxlen=REQUEST_MEMORY)
+    )
 
 
 class MemoryStore(Store):
@@ -82,15 +84,18 @@ class MemoryStore(Store):
         request_id: str | None,
         won: bool,
         payload: bytes,
+        fingerprint: str = "",
     ) -> CommitResult:
         entry = self._entry(game_id)
         if entry is None:
             return CommitResult(CommitStatus.MISSING, 0)
         stored = entry.game
         if request_id is not None:
-            for seen, version in entry.requests:
+            for seen, version, seen_fingerprint in entry.requests:
                 if seen == request_id:
-                    return CommitResult(CommitStatus.DUPLICATE, version)
+                    same = seen_fingerprint == fingerprint
+                    status = CommitStatus.DUPLICATE if same else CommitStatus.REUSED
+                    return CommitResult(status, version)
         if stored.version != expected_version:
             return CommitResult(CommitStatus.CONFLICT, stored.version)
         if stored.version >= self.settings.max_actions_per_game:
@@ -100,16 +105,16 @@ class MemoryStore(Store):
         stored.won = won
         entry.log.append(notation)
         if request_id is not None:
-            entry.requests.append((request_id, stored.version))
+            entry.requests.append((request_id, stored.version, fingerprint))
         entry.expires_at = self._expiry(won)
         self._dispatch(Delivery(game_id, stored.version, payload))
         return CommitResult(CommitStatus.APPLIED, stored.version)
 
-    async def find_request(self, game_id: str, request_id: str) -> int | None:
+    async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
         entry = self._entry(game_id)
         if entry is None:
             return None
-        return next((v for seen, v in entry.requests if seen == request_id), None)
+        return next(((v, f) for seen, v, f in entry.requests if seen == request_id), None)
 
     async def actions(self, game_id: str) -> list[str] | None:
         entry = self._entry(game_id)

@@ -7,7 +7,8 @@ all of them, also runs on Redis Cluster:
   ``c`` game code, ``w`` won flag
 - ``sol:{id}:log`` list: the notation of every accepted action; action ``k`` (from 1)
   made version ``k``
-- ``sol:{id}:rid`` list: the last request ids, as ``<request id>\\t<version>``
+- ``sol:{id}:rid`` list: the last request ids, as
+  ``<request id>\\t<version>\\t<request fingerprint>``
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
 """
 
@@ -45,8 +46,11 @@ v = tonumber(v)
 if ARGV[4] ~= '' then
   local seen = redis.call('LRANGE', KEYS[3], 0, -1)
   for _, entry in ipairs(seen) do
-    local rid, version = string.match(entry, '^(.*)\\t(%d+)$')
-    if rid == ARGV[4] then return {'duplicate', tonumber(version)} end
+    local rid, version, fp = string.match(entry, '^(.*)\\t(%d+)\\t([^\\t]*)$')
+    if rid == ARGV[4] then
+      if fp == ARGV[11] then return {'duplicate', tonumber(version)} end
+      return {'reused', tonumber(version)}
+    end
   end
 end
 if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
@@ -55,7 +59,7 @@ local nv = v + 1
 redis.call('HSET', KEYS[1], 's', ARGV[2], 'v', nv, 'w', ARGV[5])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 if ARGV[4] ~= '' then
-  redis.call('LPUSH', KEYS[3], ARGV[4] .. '\\t' .. nv)
+  redis.call('LPUSH', KEYS[3], ARGV[4] .. '\\t' .. nv .. '\\t' .. ARGV[11])
   redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[10]) - 1)
 end
 local ttl = tonumber(ARGV[7])
@@ -195,6 +199,7 @@ class RedisStore(Store):
         request_id: str | None,
         won: bool,
         payload: bytes,
+        fingerprint: str = "",
     ) -> CommitResult:
         settings = self.settings
         try:
@@ -211,6 +216,7 @@ class RedisStore(Store):
                     settings.won_game_ttl_seconds,
                     settings.max_actions_per_game,
                     REQUEST_MEMORY,
+                    fingerprint,
                 ],
             )
         except (RedisError, OSError) as exc:
@@ -222,16 +228,16 @@ class RedisStore(Store):
             self._dispatch(Delivery(game_id, result.version, payload))
         return result
 
-    async def find_request(self, game_id: str, request_id: str) -> int | None:
+    async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
         _, _, rid_key, _ = _keys(game_id)
         try:
             entries = await self._redis.lrange(rid_key, 0, -1)
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         for entry in entries:
-            seen, _, version = _text(entry).rpartition("\t")
+            seen, version, fingerprint = _text(entry).rsplit("\t", 2)
             if seen == request_id:
-                return int(version)
+                return int(version), fingerprint
         return None
 
     async def actions(self, game_id: str) -> list[str] | None:
