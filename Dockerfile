@@ -1,0 +1,27 @@
+# The solitaire service: `docker build -t solitaire-service .`, then
+# `docker run -p 8000:8000 solitaire-service` (in-memory store) or `docker compose up`.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Only what the package needs, so edits to tests or docs do not rebuild this layer.
+COPY pyproject.toml README.md ./
+COPY service ./service
+RUN pip install . && useradd --system --uid 10001 --no-create-home solitaire
+# The web front end, served at "/" next to the service package (run from /app).
+COPY clients/web ./clients/web
+
+USER solitaire
+
+# Listen on every interface of the container; the rest comes from the environment
+# (STORE_URL, LOG_LEVEL, ... see the configuration table in the README).
+ENV HOST=0.0.0.0 \
+    PORT=8000
+EXPOSE 8000
+
+CMD ["python", "-m", "service"]
