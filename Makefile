@@ -20,6 +20,7 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/mypy --strict clients/python/solitaire_client
 
 test: lint
 	scripts/ensure-redis-server

@@ -1,0 +1,942 @@
+#!/usr/bin/env python
+"""WebSocket load: the game service against a bare echo endpoint on the same stack.
+
+One run starts two servers, each in its own process, on free ports of 127.0.0.1:
+
+- the real service (``service.app.create_app``) with the Redis store and rate limits set
+  out of reach, under uvicorn as ``python -m service`` runs it;
+- a bare echo endpoint: a Starlette app with one WebSocket route that sends every text
+  frame back, under the same uvicorn configuration.
+
+The load driver (this process, asyncio and the ``websockets`` client) then runs:
+
+1. echo: N connections, each sending an action-sized JSON frame and awaiting the echo;
+2. service: N games created over HTTP, one WebSocket per game (hello, subscribe with the
+   player token), each looping: pick a random legal action (sometimes an undo) from a
+   local copy of the game kept with ``service.engine``, send it with a request id and
+   time the round trip to its ``result``; the ``change`` frames that arrive in between
+   are counted, not timed. Every accepted ``notation`` is played on the local copy,
+   and at the end each local copy is checked against the service's state;
+3. memory: one Double Solitaire game played for 200 actions (undos included), then the
+   ``MEMORY USAGE`` of all its Redis keys (``sol:{<game id>}:*``) summed.
+
+Each connection is a closed loop (one request in flight), so throughput and latency are
+those of N concurrent players who play as fast as the answers come. The first
+``--warmup`` seconds of each phase are not counted. The Redis database of
+``--redis-url`` is flushed before and after the run (that database only).
+
+Request ids are 16 random hex characters; the Redis figure depends on their length, as
+the service remembers the last 64 of each game. Besides throughput and latency the run
+reports the CPU time per message of each server process, of Redis and of this driver,
+read at the edges of the measured window: on a shared machine these vary far less than
+throughput does. ``--profile FILE`` records the service with py-spy (speedscope format)
+during the service phase and prints the costliest functions.
+
+Output: a table, then one JSON line per figure, e.g.
+``{"metric": "ws.service.actions_per_s", "value": 1234.5, "unit": "1/s"}``.
+
+    python benchmarks/ws_load.py [--games 50] [--duration 10] [--redis-url URL] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+try:
+    from _report import Figure, report
+except ImportError:  # imported as part of a package rather than run as a script
+    from benchmarks._report import Figure, report
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
+HOST = "127.0.0.1"
+UNDO_PROBABILITY = 0.1
+MEMORY_ACTIONS = 200
+# Targets (docs/benchmarks.md).
+TARGET_RATIO = 0.4
+TARGET_BYTES_PER_GAME = 8 * 1024
+REPLY_TIMEOUT = 15.0
+STOP_TIMEOUT = 8.0
+
+
+# =========================================================================== servers
+# The children run this same file with the hidden ``--serve`` option.
+
+
+def _echo_app() -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    async def echo(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            while True:
+                await websocket.send_text(await websocket.receive_text())
+        except WebSocketDisconnect:
+            pass
+
+    async def healthz(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws", echo)])
+
+
+def _service_app(redis_url: str) -> Any:
+    from service.app import create_app
+    from service.config import Settings
+
+    settings = Settings(store_url=redis_url, rate_per_second=1e9, rate_burst=1_000_000_000)
+    return create_app(settings), settings
+
+
+def serve(kind: str, fd: int, redis_url: str) -> None:
+    """Child process: serve ``kind`` on the listening socket inherited as ``fd``."""
+    import uvicorn
+
+    _exit_with_parent()
+    sock = socket.socket(fileno=fd)
+    max_frame = 16 * 1024
+    if kind == "service":
+        app, settings = _service_app(redis_url)
+        max_frame = settings.max_frame_bytes
+    else:
+        app = _echo_app()
+    # The same options as ``python -m service`` (uvloop, httptools, websockets-sansio,
+    # permessage-deflate when the client offers it), for both servers.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=max(max_frame * 8, 1 << 20),
+        proxy_headers=False,
+        timeout_graceful_shutdown=2,
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _exit_with_parent() -> None:
+    """Asks Linux for a SIGTERM (uvicorn's graceful stop) if the driver dies first."""
+    import ctypes
+
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG; no extra thread to profile
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+@dataclass
+class ServerProcess:
+    kind: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Any
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def cpu_seconds(self) -> float | None:
+        return process_cpu_seconds(self.proc.pid)
+
+    def log_tail(self, lines: int = 30) -> str:
+        with contextlib.suppress(OSError):
+            self.log.flush()
+            self.log.seek(0)
+            return "".join(self.log.read().decode(errors="replace").splitlines(True)[-lines:])
+        return ""
+
+
+def start_server(kind: str, redis_url: str) -> ServerProcess:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, 0))
+    sock.listen(2048)
+    port = sock.getsockname()[1]
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_server
+    try:
+        fd = sock.fileno()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                *("--serve", kind, "--fd", str(fd), "--redis-url", redis_url),
+            ],
+            pass_fds=[fd],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=str(ROOT),
+        )
+    finally:
+        sock.close()
+    return ServerProcess(kind, proc, port, log)
+
+
+def stop_server(server: ServerProcess) -> None:
+    """SIGTERM (uvicorn's graceful shutdown), then SIGKILL; bounded in time."""
+    proc = server.proc
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(2)
+    server.log.close()
+
+
+async def wait_ready(server: ServerProcess, http: Any, path: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"{server.kind} server exited:\n{server.log_tail()}")
+        try:
+            response = await http.get(f"http://{HOST}:{server.port}{path}", timeout=2.0)
+            if response.status_code == 200:
+                return
+            last = RuntimeError(f"{path} answered {response.status_code}: {response.text}")
+        except Exception as exc:  # still starting
+            last = exc
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"{server.kind} server not ready: {last}\n{server.log_tail()}")
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux), or None when unknown."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+# =========================================================================== measuring
+
+
+@dataclass
+class Tally:
+    """What the connections of one phase saw inside the measured window."""
+
+    window_start: float = 0.0
+    window_end: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    done: int = 0  # accepted actions (service) or echoes (echo) completed in the window
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def record(self, sent: float, received: float, ok: bool) -> None:
+        if self.window_start <= received < self.window_end:
+            if ok:
+                self.done += 1
+            self.latencies.append(received - sent)
+
+    @property
+    def rate(self) -> float:
+        return self.done / (self.window_end - self.window_start)
+
+    def percentile_ms(self, q: float) -> float:
+        """Nearest-rank percentile in milliseconds (nan with no samples)."""
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+        return ordered[rank - 1] * 1000
+
+
+@dataclass
+class Usage:
+    """Resources used inside the measured window (seconds, Redis microseconds)."""
+
+    client: float = 0.0
+    server: float | None = None
+    redis: float | None = None
+    commit_calls: int = 0
+    commit_usec: int = 0
+
+
+@dataclass(frozen=True)
+class _Reading:
+    client: float
+    server: float | None
+    redis: float | None
+    commit_calls: int
+    commit_usec: int
+
+
+async def _read_usage(server: ServerProcess, redis: Any | None) -> _Reading:
+    cpu: float | None = None
+    calls = usec = 0
+    if redis is not None:
+        info = await redis.info("cpu")
+        cpu = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+        stats = await redis.info("commandstats")
+        for name in ("cmdstat_evalsha", "cmdstat_eval"):
+            calls += int(stats.get(name, {}).get("calls", 0))
+            usec += int(stats.get(name, {}).get("usec", 0))
+    return _Reading(time.process_time(), server.cpu_seconds(), cpu, calls, usec)
+
+
+async def watch_usage(tally: Tally, usage: Usage, server: ServerProcess, redis: Any | None) -> None:
+    """Reads CPU counters at the start and at the end of the measured window."""
+    await asyncio.sleep(max(0.0, tally.window_start - time.perf_counter()))
+    before = await _read_usage(server, redis)
+    await asyncio.sleep(max(0.0, tally.window_end - time.perf_counter()))
+    after = await _read_usage(server, redis)
+    usage.client = after.client - before.client
+    if before.server is not None and after.server is not None:
+        usage.server = after.server - before.server
+    if before.redis is not None and after.redis is not None:
+        usage.redis = after.redis - before.redis
+    # Redis may be shared: other clients' scripts in the window count too.
+    usage.commit_calls = after.commit_calls - before.commit_calls
+    usage.commit_usec = after.commit_usec - before.commit_usec
+
+
+def ws_connect(port: int, compression: str | None) -> Any:
+    from websockets.asyncio.client import connect
+
+    return connect(
+        f"ws://{HOST}:{port}/ws",
+        compression=compression,
+        proxy=None,
+        open_timeout=10,
+        close_timeout=2,
+        ping_interval=None,
+        max_size=1 << 20,
+    )
+
+
+async def recv_json(ws: Any) -> dict[str, Any]:
+    import orjson
+
+    async with asyncio.timeout(REPLY_TIMEOUT):
+        data: dict[str, Any] = orjson.loads(await ws.recv())
+    return data
+
+
+async def run_window(
+    tally: Tally,
+    workers: list[Any],
+    warmup: float,
+    duration: float,
+    server: ServerProcess,
+    redis: Any | None = None,
+) -> Usage:
+    """Runs every worker coroutine (they stop at ``tally.window_end``); the window's usage."""
+    now = time.perf_counter()
+    tally.window_start = now + warmup
+    tally.window_end = tally.window_start + duration
+    usage = Usage()
+    async with asyncio.timeout(warmup + duration + 4 * REPLY_TIMEOUT):
+        await asyncio.gather(watch_usage(tally, usage, server, redis), *workers)
+    return usage
+
+
+# --------------------------------------------------------------------------- echo
+
+
+async def echo_phase(args: argparse.Namespace, server: ServerProcess) -> tuple[Tally, Usage]:
+    import orjson
+
+    tally = Tally()
+    game_id = secrets.token_urlsafe(16)
+
+    async def worker(index: int, ws: Any) -> None:
+        n = 0
+        while time.perf_counter() < tally.window_end:
+            n += 1
+            rid = secrets.token_hex(8)
+            # The size and shape of a service action frame.
+            frame = orjson.dumps(
+                {"type": "action", "id": rid, "game_id": game_id, "action": "c3:2>c5"}
+            ).decode()
+            sent = time.perf_counter()
+            await ws.send(frame)
+            reply = await recv_json(ws)
+            received = time.perf_counter()
+            ok = reply.get("id") == rid
+            if not ok:
+                tally.counts["bad_echo"] += 1
+            tally.record(sent, received, ok)
+
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(ws_connect(server.port, args.compression))
+            for _ in range(args.games)
+        ]
+        usage = await run_window(
+            tally,
+            [worker(i, ws) for i, ws in enumerate(sockets)],
+            args.warmup,
+            args.duration,
+            server,
+        )
+    return tally, usage
+
+
+# --------------------------------------------------------------------------- service
+
+
+@dataclass
+class Player:
+    """One game, its WebSocket and a local copy of the game kept in step with it."""
+
+    game_id: str
+    token: str
+    code: str
+    local: Any  # engine.Klondike
+    rng: random.Random
+    accepted: int = 0
+    changes: int = 0
+
+    def next_message(self) -> dict[str, Any] | None:
+        from service import engine
+
+        game = self.local
+        legal = [] if game.won else game.legal_actions()
+        rid = secrets.token_hex(8)
+        if game.undo_available and (not legal or self.rng.random() < UNDO_PROBABILITY):
+            return {"type": "undo", "id": rid, "game_id": self.game_id}
+        if not legal:
+            return None  # won (or, in theory, stuck): nothing left to play
+        action: engine.Action = self.rng.choice(legal)
+        return {"type": "action", "id": rid, "game_id": self.game_id, "action": str(action)}
+
+
+async def create_player(http: Any, port: int, rng: random.Random, game: str = "DS") -> Player:
+    from service import engine
+
+    response = await http.post(
+        f"http://{HOST}:{port}/games", json={"game": game, "draw": 1, "scoring": "normal"}
+    )
+    if response.status_code != 201:
+        raise RuntimeError(f"create game answered {response.status_code}: {response.text}")
+    body = response.json()
+    local = engine.new_game(body["code"])
+    if local.public_view() != body["state"]:
+        raise RuntimeError("the local engine does not deal the game the service dealt")
+    return Player(
+        body["game_id"], body["player_token"], body["code"], local, random.Random(rng.random())
+    )
+
+
+async def open_session(player: Player, ws: Any) -> None:
+    import orjson
+
+    await ws.send(orjson.dumps({"type": "hello", "protocol": 1}).decode())
+    welcome = await recv_json(ws)
+    if welcome.get("type") != "welcome":
+        raise RuntimeError(f"hello answered {welcome}")
+    await ws.send(
+        orjson.dumps(
+            {"type": "subscribe", "id": "s", "game_id": player.game_id, "token": player.token}
+        ).decode()
+    )
+    subscribed = await recv_json(ws)
+    if subscribed.get("type") != "subscribed" or subscribed.get("role") != "player":
+        raise RuntimeError(f"subscribe answered {subscribed}")
+    snapshot = await recv_json(ws)
+    if snapshot.get("type") != "snapshot":
+        raise RuntimeError(f"expected a snapshot, got {snapshot}")
+
+
+async def play_once(player: Player, ws: Any, tally: Tally) -> bool:
+    """Sends one action or undo and waits for its result; False when the game is over."""
+    import orjson
+
+    from service import engine
+
+    message = player.next_message()
+    if message is None:
+        return False
+    rid = message["id"]
+    sent = time.perf_counter()
+    await ws.send(orjson.dumps(message).decode())
+    while True:
+        reply = await recv_json(ws)
+        kind = reply.get("type")
+        if kind == "change":
+            player.changes += 1
+            tally.counts["change_frames"] += 1
+            continue
+        if reply.get("id") != rid:
+            tally.counts[f"unexpected_{kind}"] += 1
+            continue
+        break
+    received = time.perf_counter()
+    accepted = kind == "result" and reply.get("status") == "accepted"
+    tally.record(sent, received, accepted)
+    if accepted:
+        player.local.play(engine.parse_action(reply["notation"]))
+        player.accepted += 1
+        tally.counts["undos" if message["type"] == "undo" else "actions"] += 1
+    elif kind == "result":
+        # A rejected legal action means the local copy went wrong: worth a loud count.
+        tally.counts["rejected"] += 1
+    else:
+        tally.counts[f"error_{reply.get('code')}"] += 1
+    return True
+
+
+async def drain_changes(player: Player, ws: Any, tally: Tally, timeout: float = 2.0) -> None:
+    """Reads the change frames still on their way (one per accepted action)."""
+    import orjson
+
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            while player.changes < player.accepted:
+                reply = orjson.loads(await ws.recv())
+                if reply.get("type") == "change":
+                    player.changes += 1
+                    tally.counts["change_frames"] += 1
+
+
+async def check_players(http: Any, port: int, players: list[Player], tally: Tally) -> None:
+    """Each local copy must equal the service's state, version included."""
+
+    async def check(player: Player) -> None:
+        response = await http.get(f"http://{HOST}:{port}/games/{player.game_id}")
+        body = response.json()
+        if body["version"] != player.accepted or body["state"] != player.local.public_view():
+            tally.counts["state_mismatches"] += 1
+
+    await asyncio.gather(*(check(p) for p in players))
+
+
+async def service_phase(
+    args: argparse.Namespace, server: ServerProcess, http: Any, redis: Any, rng: random.Random
+) -> tuple[Tally, Usage, dict[str, Any]]:
+    tally = Tally()
+    players = await asyncio.gather(
+        *(create_player(http, server.port, rng) for _ in range(args.games))
+    )
+
+    async def worker(player: Player, ws: Any) -> None:
+        while time.perf_counter() < tally.window_end:
+            if not await play_once(player, ws, tally):
+                tally.counts["games_finished"] += 1
+                return
+
+    profile: dict[str, Any] = {}
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(ws_connect(server.port, args.compression))
+            for _ in players
+        ]
+        await asyncio.gather(*(open_session(p, ws) for p, ws in zip(players, sockets, strict=True)))
+        spy = start_profiler(args, server) if args.profile else None
+        try:
+            usage = await run_window(
+                tally,
+                [worker(p, ws) for p, ws in zip(players, sockets, strict=True)],
+                args.warmup,
+                args.duration,
+                server,
+                redis,
+            )
+        finally:
+            if spy is not None:
+                profile = finish_profiler(args, spy)
+        await asyncio.gather(
+            *(drain_changes(p, ws, tally) for p, ws in zip(players, sockets, strict=True))
+        )
+    await check_players(http, server.port, players, tally)
+    tally.counts["change_frames_missing"] = sum(p.accepted - p.changes for p in players)
+    return tally, usage, profile
+
+
+# --------------------------------------------------------------------------- memory
+
+
+async def memory_phase(
+    args: argparse.Namespace, server: ServerProcess, http: Any, redis: Any, rng: random.Random
+) -> dict[str, Any]:
+    """Redis bytes of one DS game after ``MEMORY_ACTIONS`` accepted actions and undos."""
+    player = await create_player(http, server.port, rng, "DS")
+    tally = Tally(window_start=0.0, window_end=float("inf"))
+    async with ws_connect(server.port, args.compression) as ws:
+        await open_session(player, ws)
+        while player.accepted < MEMORY_ACTIONS:
+            if not await play_once(player, ws, tally):
+                raise RuntimeError("the memory game ended before 200 actions; try again")
+        await drain_changes(player, ws, tally)
+    check = Tally()
+    await check_players(http, server.port, [player], check)
+    per_key: dict[str, int] = {}
+    async for key in redis.scan_iter(match=f"sol:{{{player.game_id}}}:*", count=100):
+        size = await redis.memory_usage(key, samples=0)
+        per_key[key.decode().rsplit(":", 1)[-1]] = int(size or 0)
+    return {
+        "bytes": sum(per_key.values()),
+        "per_key": per_key,
+        "undos": tally.counts["undos"],
+        "mismatch": check.counts["state_mismatches"],
+    }
+
+
+# =========================================================================== profiling
+
+
+def start_profiler(args: argparse.Namespace, server: ServerProcess) -> subprocess.Popen[bytes]:
+    """py-spy over the service process during the warm-up and the measured window.
+
+    py-spy pauses the process for each sample (about 1% of its time at this rate): the
+    non-blocking mode costs nothing but truncates many asyncio stacks.
+    """
+    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(exe).exists():
+        raise SystemExit("--profile needs py-spy (pip install py-spy)")
+    command = [
+        exe,
+        "record",
+        "--pid",
+        str(server.pid),
+        "--format",
+        "speedscope",
+        "--output",
+        args.profile,
+        "--rate",
+        "200",
+        "--duration",
+        str(max(1, round(args.warmup + args.duration))),
+    ]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def finish_profiler(args: argparse.Namespace, spy: subprocess.Popen[bytes]) -> dict[str, Any]:
+    try:
+        _, err = spy.communicate(timeout=args.warmup + args.duration + 10)
+    except subprocess.TimeoutExpired:
+        spy.send_signal(signal.SIGINT)
+        _, err = spy.communicate(timeout=10)
+    if spy.returncode != 0 or not Path(args.profile).exists():
+        print(f"py-spy failed: {err.decode(errors='replace')}", file=sys.stderr)
+        return {}
+    return summarise_speedscope(Path(args.profile))
+
+
+def summarise_speedscope(path: Path, top: int = 25) -> dict[str, Any]:
+    """Self and inclusive shares of the samples per function, from a py-spy speedscope file.
+
+    Without ``--idle`` py-spy records only when the thread is running or runnable, so the
+    shares are of the time the server had work, including time it waited for a CPU.
+    """
+    data = json.loads(path.read_text())
+    names = [f"{f['name']} ({Path(f.get('file') or '?').name})" for f in data["shared"]["frames"]]
+    self_w: Counter[str] = Counter()
+    incl_w: Counter[str] = Counter()
+    total = 0.0
+    for profile in data["profiles"]:
+        for stack, weight in zip(profile["samples"], profile["weights"], strict=True):
+            total += weight
+            if stack:
+                self_w[names[stack[-1]]] += weight
+            for name in {names[i] for i in stack}:
+                incl_w[name] += weight
+    if not total:
+        return {}
+    return {
+        "seconds": total,
+        "self": [(n, w / total) for n, w in self_w.most_common(top)],
+        "inclusive": [(n, w / total) for n, w in incl_w.most_common(top * 2)],
+    }
+
+
+# =========================================================================== report
+
+
+def divide(a: float, b: float) -> float:
+    return a / b if b else float("nan")
+
+
+def per(cpu: float | None, count: int) -> float:
+    """Microseconds of CPU per message."""
+    return cpu / count * 1e6 if cpu is not None and count else float("nan")
+
+
+def figure(
+    metric: str, value: float, unit: str, label: str, target: str = "", ok: bool | None = None
+) -> Figure | None:
+    """A rounded figure, its verdict in the label; None when it could not be measured."""
+    if value != value:  # nan
+        return None
+    if ok is not None:
+        label = f"{label}: {'pass' if ok else 'FAIL'}"
+    rounded: int | float = int(value) if float(value).is_integer() else round(value, 3)
+    return Figure(metric, rounded, unit, label, target)
+
+
+def build_figures(
+    args: argparse.Namespace,
+    echo: tuple[Tally, Usage],
+    service: tuple[Tally, Usage, dict[str, Any]],
+    memory: dict[str, Any],
+) -> list[Figure]:
+    echo_tally, echo_usage = echo
+    svc, svc_usage, _ = service
+    ratio = divide(svc.rate, echo_tally.rate)
+    svc_cpu = per(svc_usage.server, svc.done)
+    echo_cpu = per(echo_usage.server, echo_tally.done)
+    size = memory["bytes"]
+    commit_us = divide(svc_usage.commit_usec, svc_usage.commit_calls)
+    window = args.duration
+    errors = sum(v for k, v in svc.counts.items() if k.startswith(("error_", "unexpected_")))
+    figures = [
+        figure("ws.service.actions_per_s", svc.rate, "1/s", "service: accepted actions per s"),
+        figure("ws.echo.msgs_per_s", echo_tally.rate, "1/s", "echo: messages per s"),
+        figure(
+            "ws.ratio_vs_echo",
+            ratio,
+            "ratio",
+            "service / echo throughput",
+            f">= {TARGET_RATIO}",
+            ratio >= TARGET_RATIO,
+        ),
+        figure("ws.service.p50_ms", svc.percentile_ms(50), "ms", "service: p50 round trip"),
+        figure("ws.service.p99_ms", svc.percentile_ms(99), "ms", "service: p99 round trip"),
+        figure("ws.echo.p50_ms", echo_tally.percentile_ms(50), "ms", "echo: p50 round trip"),
+        figure("ws.echo.p99_ms", echo_tally.percentile_ms(99), "ms", "echo: p99 round trip"),
+        figure(
+            "redis.DS.bytes_per_game",
+            size,
+            "B",
+            f"Redis bytes of one DS game after {MEMORY_ACTIONS} actions",
+            f"<= {TARGET_BYTES_PER_GAME}",
+            size <= TARGET_BYTES_PER_GAME,
+        ),
+    ]
+    figures += [
+        figure(f"redis.DS.bytes_per_game.{key}", value, "B", f"of which key :{key}")
+        for key, value in sorted(memory["per_key"].items())
+    ]
+    figures += [
+        figure(
+            "ws.ratio_vs_echo_cpu",
+            divide(echo_cpu, svc_cpu),
+            "ratio",
+            "echo / service server CPU per message",
+        ),
+        figure("ws.service.server_cpu_us", svc_cpu, "us", "service process CPU per action"),
+        figure("ws.echo.server_cpu_us", echo_cpu, "us", "echo process CPU per message"),
+        figure(
+            "ws.service.redis_cpu_us",
+            per(svc_usage.redis, svc.done),
+            "us",
+            "Redis CPU per action (all its clients)",
+        ),
+        figure("redis.commit_script_us", commit_us, "us", "Redis time per commit script"),
+        figure(
+            "ws.service.driver_cpu_us",
+            per(svc_usage.client, svc.done),
+            "us",
+            "driver CPU per action",
+        ),
+        figure(
+            "ws.echo.driver_cpu_us",
+            per(echo_usage.client, echo_tally.done),
+            "us",
+            "driver CPU per echo",
+        ),
+        figure(
+            "ws.service.server_cores",
+            (svc_usage.server or 0) / window,
+            "cores",
+            "service process busy",
+        ),
+        figure(
+            "ws.service.driver_cores",
+            svc_usage.client / window,
+            "cores",
+            "driver busy, service phase",
+        ),
+        figure(
+            "ws.echo.server_cores", (echo_usage.server or 0) / window, "cores", "echo process busy"
+        ),
+        figure(
+            "ws.echo.driver_cores", echo_usage.client / window, "cores", "driver busy, echo phase"
+        ),
+        figure(
+            "ws.service.change_frames",
+            svc.counts["change_frames"],
+            "count",
+            "change frames received",
+        ),
+        figure("ws.service.undos", svc.counts["undos"], "count", "undos accepted"),
+        figure(
+            "ws.service.rejected",
+            svc.counts["rejected"],
+            "count",
+            "legal actions rejected (must be 0)",
+        ),
+        figure(
+            "ws.service.state_mismatches",
+            svc.counts["state_mismatches"],
+            "count",
+            "local copy != service state (must be 0)",
+        ),
+        figure(
+            "ws.service.change_frames_missing",
+            svc.counts["change_frames_missing"],
+            "count",
+            "accepted actions without a change frame",
+        ),
+        figure("ws.service.errors", errors, "count", "error frames"),
+    ]
+    return [f for f in figures if f is not None]
+
+
+# =========================================================================== main
+
+
+async def run(args: argparse.Namespace) -> int:
+    import httpx2
+    import redis.asyncio as aioredis
+
+    # SIGTERM ends the run like Ctrl-C does: through the finally blocks below.
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    rng = random.Random(args.seed)
+    redis = aioredis.Redis.from_url(args.redis_url)
+    await redis.flushdb()
+    servers: list[ServerProcess] = []
+    try:
+        servers.append(start_server("echo", args.redis_url))
+        servers.append(start_server("service", args.redis_url))
+        echo_server, service_server = servers
+        limits = httpx2.Limits(max_connections=64)
+        async with httpx2.AsyncClient(trust_env=False, timeout=15.0, limits=limits) as http:
+            await wait_ready(echo_server, http, "/healthz")
+            await wait_ready(service_server, http, "/readyz")
+            echo = await echo_phase(args, echo_server)
+            service = await service_phase(args, service_server, http, redis, rng)
+            memory = await memory_phase(args, service_server, http, redis, rng)
+    finally:
+        for server in servers:
+            stop_server(server)
+        with contextlib.suppress(Exception):
+            await redis.flushdb()
+        await redis.aclose()
+
+    title = (
+        f"WebSocket load: {args.games} connections, {args.duration:g} s measured after "
+        f"{args.warmup:g} s warm-up, compression={args.compression or 'none'}, "
+        f"{os.cpu_count()} CPUs"
+    )
+    report(title, build_figures(args, echo, service, memory))
+    profile = service[2]
+    if profile:
+        print_profile(profile, args.profile)
+    bad = service[0].counts["state_mismatches"] + service[0].counts["rejected"] + memory["mismatch"]
+    return 1 if bad else 0
+
+
+def print_profile(profile: dict[str, Any], path: str) -> None:
+    print(
+        f"\nservice profile ({profile['seconds']:.1f} s sampled while busy; speedscope: {path})",
+        file=sys.stderr,
+    )
+    print("  self time:", file=sys.stderr)
+    for name, share in profile["self"]:
+        print(f"    {share:6.1%}  {name}", file=sys.stderr)
+    print("  inclusive time:", file=sys.stderr)
+    for name, share in profile["inclusive"]:
+        print(f"    {share:6.1%}  {name}", file=sys.stderr)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="concurrent games/connections")
+    parser.add_argument("--duration", type=float, default=10.0, help="measured seconds per phase")
+    parser.add_argument("--warmup", type=float, default=1.0, help="uncounted seconds first")
+    parser.add_argument(
+        "--redis-url",
+        default=DEFAULT_REDIS_URL,
+        help="Redis database to use; it is flushed before and after",
+    )
+    parser.add_argument("--quick", action="store_true", help="5 games, 2 s: a smoke run")
+    parser.add_argument(
+        "--compression",
+        choices=["deflate", "none"],
+        default="deflate",
+        help="offer permessage-deflate (as browsers do) or not",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random play")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help="record the service with py-spy (speedscope) during the window",
+    )
+    parser.add_argument("--serve", choices=["service", "echo"], help=argparse.SUPPRESS)
+    parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.duration, args.warmup = 5, 2.0, 0.5
+    if args.games < 1 or args.duration <= 0 or args.warmup < 0:
+        parser.error("--games must be positive, --duration positive, --warmup not negative")
+    args.compression = None if args.compression == "none" else args.compression
+    return args
+
+
+@contextlib.contextmanager
+def _event_loop_policy() -> Iterator[None]:
+    """uvloop for the driver too, when installed: the servers run on it."""
+    try:
+        import uvloop
+    except ImportError:
+        yield
+        return
+    previous = asyncio.get_event_loop_policy()
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    try:
+        yield
+    finally:
+        asyncio.set_event_loop_policy(previous)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.serve:
+        serve(args.serve, args.fd, args.redis_url)
+        return 0
+    try:
+        with _event_loop_policy():
+            return asyncio.run(run(args))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("interrupted; servers stopped", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

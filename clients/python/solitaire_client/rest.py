@@ -1,0 +1,371 @@
+"""``ServiceClient``: the service's REST API as typed async calls.
+
+Every answer is parsed into the service's own pydantic models (``service.protocol``) and
+every refusal is raised as a typed error from :mod:`solitaire_client.errors`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import httpx2
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from service.protocol import (
+    ActionAccepted,
+    ActionRequest,
+    ChangesResponse,
+    CreatedGame,
+    CreateGameRequest,
+    CreateRaceRequest,
+    GameRecordResponse,
+    GameStateResponse,
+    Health,
+    JoinRaceRequest,
+    LegalActionsResponse,
+    Problem,
+    RaceJoined,
+    RaceResponse,
+    ReadyRequest,
+    UndoRequest,
+)
+
+from .errors import (
+    ProtocolError,
+    ServiceUnavailable,
+    error_from,
+    error_from_problem,
+    error_from_status,
+)
+from .types import ActionLike, action_payload
+
+M = TypeVar("M", bound=BaseModel)
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+GameKind = Literal["DS", "TF"]
+Draw = Literal[1, 3]
+ScoringMode = Literal["normal", "vegas"]
+
+_JSON: TypeAdapter[Any] = TypeAdapter(Any)
+
+
+def websocket_url(base_url: str) -> str:
+    """The WebSocket endpoint of a service given its HTTP base URL."""
+    url = base_url.rstrip("/")
+    if url.startswith("https://"):
+        url = "wss://" + url.removeprefix("https://")
+    elif url.startswith("http://"):
+        url = "ws://" + url.removeprefix("http://")
+    return url if url.endswith("/ws") else url + "/ws"
+
+
+def new_request_id() -> str:
+    """A fresh, unique request id (so a retried request is recognised, never re-applied)."""
+    return uuid.uuid4().hex
+
+
+class ServiceClient:
+    """Async client for the REST API.
+
+    Player tokens returned by :meth:`create_game`, :meth:`create_race` and
+    :meth:`join_race` are remembered per game and race, so later calls need no ``token``.
+
+    Use as ``async with ServiceClient(url) as client: ...`` or call :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_URL,
+        *,
+        timeout: float = 10.0,
+        http: httpx2.AsyncClient | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._own_http = http is None
+        self._http = http or httpx2.AsyncClient(base_url=self.base_url, timeout=timeout)
+        self._tokens: dict[str, str] = {}
+        self._etag_cache: dict[str, tuple[str, GameStateResponse]] = {}
+        self.etag_hits = 0
+        """How many :meth:`get_state` calls were answered ``304 Not Modified`` from cache."""
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> ServiceClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._own_http:
+            await self._http.aclose()
+
+    @property
+    def ws_url(self) -> str:
+        return websocket_url(self.base_url)
+
+    # ------------------------------------------------------------------ tokens
+
+    def remember_token(self, key: str, token: str) -> None:
+        """Remembers the player token of a game id or race id."""
+        self._tokens[key] = token
+
+    def token_for(self, key: str) -> str | None:
+        """The remembered player token of a game id or race id, if any."""
+        return self._tokens.get(key)
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: BaseModel | None = None,
+        token: str | None = None,
+        params: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> httpx2.Response:
+        send_headers = dict(headers or {})
+        if token is not None:
+            send_headers["authorization"] = f"Bearer {token}"
+        content = None
+        if body is not None:
+            content = body.model_dump_json(by_alias=True, exclude_none=True, exclude_unset=True)
+            send_headers["content-type"] = "application/json"
+        try:
+            response = await self._http.request(
+                method, path, content=content, headers=send_headers, params=params
+            )
+        except httpx2.TransportError as exc:
+            raise ServiceUnavailable("unreachable", f"{self.base_url}: {exc}") from exc
+        if response.status_code >= 400:
+            raise self._error(response)
+        return response
+
+    @staticmethod
+    def _error(response: httpx2.Response) -> ProtocolError:
+        try:
+            return error_from_problem(Problem.model_validate_json(response.content))
+        except ValidationError:
+            pass
+        try:
+            body = _JSON.validate_json(response.content)
+        except ValidationError:
+            return error_from_status(response.status_code, response.text)
+        if isinstance(body, dict) and isinstance(body.get("code"), str):
+            # A problem with a field this client's models do not know yet.
+            return error_from(
+                body["code"],
+                str(body.get("detail", "")),
+                current_version=body.get("current_version"),
+                reason=body.get("reason"),
+                rule_id=body.get("rule_id"),
+                message_en=body.get("message_en"),
+                message_fi=body.get("message_fi"),
+            )
+        return error_from_status(response.status_code, response.text)
+
+    @staticmethod
+    def _parse(model: type[M], response: httpx2.Response) -> M:
+        try:
+            return model.model_validate_json(response.content)
+        except ValidationError as exc:
+            raise ProtocolError(
+                "bad_response", f"unexpected answer to {response.request.url.path}: {exc}"
+            ) from exc
+
+    def _token(self, key: str, token: str | None) -> str | None:
+        return token if token is not None else self._tokens.get(key)
+
+    # ------------------------------------------------------------------ games
+
+    async def health(self) -> Health:
+        return self._parse(Health, await self._request("GET", "/healthz"))
+
+    async def ready(self) -> Health:
+        """Readiness: the store answers (raises ``ServiceUnavailable`` when it does not)."""
+        return self._parse(Health, await self._request("GET", "/readyz"))
+
+    async def create_game(
+        self,
+        game: GameKind = "DS",
+        draw: Draw = 1,
+        scoring: ScoringMode = "normal",
+        code: str | None = None,
+    ) -> CreatedGame:
+        """A new game: a random deal, or the deal of ``code`` (which fixes the settings)."""
+        if code is not None:
+            body = CreateGameRequest(code=code)
+        else:
+            body = CreateGameRequest(game=game, draw=draw, scoring=scoring)
+        created = self._parse(CreatedGame, await self._request("POST", "/games", body=body))
+        self._tokens[created.game_id] = created.player_token
+        return created
+
+    async def get_state(self, game_id: str, *, token: str | None = None) -> GameStateResponse:
+        """The game's public state; unchanged games are answered from an ETag cache."""
+        cached = self._etag_cache.get(game_id)
+        headers = {"if-none-match": cached[0]} if cached else None
+        response = await self._request(
+            "GET", f"/games/{game_id}", token=self._token(game_id, token), headers=headers
+        )
+        if response.status_code == 304 and cached is not None:
+            self.etag_hits += 1
+            return cached[1]
+        state = self._parse(GameStateResponse, response)
+        etag = response.headers.get("etag")
+        if etag:
+            self._etag_cache[game_id] = (etag, state)
+        return state
+
+    async def changes_since(
+        self, game_id: str, since: int, *, token: str | None = None
+    ) -> ChangesResponse:
+        """Every change after version ``since``, or a snapshot when that is too old."""
+        response = await self._request(
+            "GET",
+            f"/games/{game_id}/changes",
+            params={"since": str(since)},
+            token=self._token(game_id, token),
+        )
+        return self._parse(ChangesResponse, response)
+
+    async def act(
+        self,
+        game_id: str,
+        action: ActionLike,
+        *,
+        token: str | None = None,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> ActionAccepted:
+        """Plays one action (notation such as ``c3>f1`` or an action object).
+
+        A fresh request id is sent unless one is given; sending the same id again
+        returns the first answer (``duplicate: true``) instead of playing twice.
+        """
+        body = ActionRequest(
+            action=action_payload(action),
+            expected_version=expected_version,
+            request_id=request_id or new_request_id(),
+        )
+        response = await self._request(
+            "POST", f"/games/{game_id}/actions", body=body, token=self._token(game_id, token)
+        )
+        return self._parse(ActionAccepted, response)
+
+    async def undo(
+        self,
+        game_id: str,
+        *,
+        token: str | None = None,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> ActionAccepted:
+        body = UndoRequest(
+            expected_version=expected_version, request_id=request_id or new_request_id()
+        )
+        response = await self._request(
+            "POST", f"/games/{game_id}/undo", body=body, token=self._token(game_id, token)
+        )
+        return self._parse(ActionAccepted, response)
+
+    async def legal_actions(
+        self, game_id: str, *, token: str | None = None
+    ) -> LegalActionsResponse:
+        response = await self._request(
+            "GET", f"/games/{game_id}/legal-actions", token=self._token(game_id, token)
+        )
+        return self._parse(LegalActionsResponse, response)
+
+    async def record(self, game_id: str, *, token: str | None = None) -> GameRecordResponse:
+        """The game's code and every action (the player's token is needed until it is won)."""
+        response = await self._request(
+            "GET", f"/games/{game_id}/record", token=self._token(game_id, token)
+        )
+        return self._parse(GameRecordResponse, response)
+
+    # ------------------------------------------------------------------ races
+
+    def _remember_race(self, joined: RaceJoined) -> RaceJoined:
+        self._tokens[joined.race_id] = joined.player_token
+        self._tokens[joined.game_id] = joined.player_token
+        return joined
+
+    async def create_race(
+        self,
+        name: str,
+        *,
+        game: GameKind = "DS",
+        draw: Draw = 1,
+        scoring: ScoringMode = "normal",
+        max_players: int = 4,
+        time_limit_seconds: int | None = None,
+    ) -> RaceJoined:
+        """A new race with you as its host; share ``join_code`` with the other players."""
+        body = CreateRaceRequest(
+            name=name,
+            game=game,
+            draw=draw,
+            scoring=scoring,
+            max_players=max_players,
+            time_limit_seconds=time_limit_seconds,
+        )
+        response = await self._request("POST", "/races", body=body)
+        return self._remember_race(self._parse(RaceJoined, response))
+
+    async def join_race(self, join_code: str, name: str) -> RaceJoined:
+        body = JoinRaceRequest(join_code=join_code, name=name)
+        response = await self._request("POST", "/races/join", body=body)
+        return self._remember_race(self._parse(RaceJoined, response))
+
+    async def get_race(self, race_id: str, *, token: str | None = None) -> RaceResponse:
+        response = await self._request(
+            "GET", f"/races/{race_id}", token=self._token(race_id, token)
+        )
+        return self._parse(RaceResponse, response)
+
+    async def race_ready(
+        self, race_id: str, ready: bool = True, *, token: str | None = None
+    ) -> RaceResponse:
+        response = await self._request(
+            "POST",
+            f"/races/{race_id}/ready",
+            body=ReadyRequest(ready=ready),
+            token=self._token(race_id, token),
+        )
+        return self._parse(RaceResponse, response)
+
+    async def _race_command(self, race_id: str, command: str, token: str | None) -> RaceResponse:
+        response = await self._request(
+            "POST", f"/races/{race_id}/{command}", token=self._token(race_id, token)
+        )
+        return self._parse(RaceResponse, response)
+
+    async def start_race(self, race_id: str, *, token: str | None = None) -> RaceResponse:
+        """Starts the countdown (host only), even if not everybody is ready."""
+        return await self._race_command(race_id, "start", token)
+
+    async def resign_race(self, race_id: str, *, token: str | None = None) -> RaceResponse:
+        return await self._race_command(race_id, "resign", token)
+
+    async def rematch_race(self, race_id: str, *, token: str | None = None) -> RaceResponse:
+        """The rematch race (same players, new deal), created by the first who asks.
+
+        Your token stays valid there; it is remembered for the new race and game.
+        """
+        used = self._token(race_id, token)
+        response = await self._race_command(race_id, "rematch", used)
+        if used is not None:
+            self._tokens[response.race.race_id] = used
+            if response.you is not None:
+                self._tokens[response.you.game_id] = used
+        return response
