@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from . import engine
@@ -340,11 +340,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await races.close()
             await store.close()
 
-    routes = list(ROUTES)
-    if WEB_CLIENT.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=WEB_CLIENT, html=True), name="web"))
-    return Starlette(
-        routes=routes,
+    app = Starlette(
+        routes=ROUTES,
         lifespan=lifespan,
         exception_handlers={
             ServiceError: service_error,
@@ -352,3 +349,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Exception: internal_error,
         },
     )
+    if WEB_CLIENT.is_dir():
+        # The router's fallback rather than a route: a route matching "/" would answer
+        # 404 where an API path exists for another method, instead of 405.
+        app.router.default = StaticFiles(directory=WEB_CLIENT, html=True)
+    return app

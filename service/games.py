@@ -54,6 +54,10 @@ def request_id_reused(version: int) -> ServiceError:
     )
 
 
+def race_not_started() -> ServiceError:
+    return ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race has not started yet")
+
+
 def race_running() -> ServiceError:
     return ServiceError(
         ErrorCode.RACE_RUNNING, 403, "this race game stays private until the race is over"
@@ -138,8 +142,10 @@ class RaceHooks(Protocol):
     async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
         """Called after each accepted action of a race game."""
 
-    async def is_public(self, race_id: str) -> bool:
-        """True once the race is over: its games and codes may then be read by anyone."""
+    async def stage(self, race_id: str) -> str:
+        """``lobby``, ``countdown``, ``running`` or ``finished`` (also for a race that
+        expired): before the start nobody sees a race game, while it runs only its
+        player, and once it is over anyone, code and record included."""
 
 
 class Games:
@@ -214,14 +220,19 @@ class Games:
     async def _readable(self, game_id: str, token: str | None) -> StoredGame:
         """Loads a game for reading; a running race's games only for their player."""
         stored = await self._load(game_id)
-        if stored.race_id and not await self._race_is_public(stored.race_id):
-            if token is None:
-                raise race_running()
-            self.authorize(stored.token_hash, token)
+        if stored.race_id:
+            stage = await self._race_stage(stored.race_id)
+            if stage in ("lobby", "countdown"):
+                # Seeing the deal during the countdown would be a head start.
+                raise race_not_started()
+            if stage == "running":
+                if token is None:
+                    raise race_running()
+                self.authorize(stored.token_hash, token)
         return stored
 
-    async def _race_is_public(self, race_id: str) -> bool:
-        return self.races is None or await self.races.is_public(race_id)
+    async def _race_stage(self, race_id: str) -> str:
+        return "finished" if self.races is None else await self.races.stage(race_id)
 
     async def snapshot(self, game_id: str, token: str | None = None) -> tuple[int, dict[str, Any]]:
         stored = await self._readable(game_id, token)
@@ -242,7 +253,7 @@ class Games:
         stored = await self._load(game_id)
         if stored.race_id:
             # The code would reveal every opponent's hidden cards until the race is over.
-            if not await self._race_is_public(stored.race_id):
+            if await self._race_stage(stored.race_id) != "finished":
                 raise race_running()
         elif not stored.won:
             self.authorize(stored.token_hash, token)
@@ -400,6 +411,11 @@ class Games:
                     )
                 outcome = game.play(action)
             except (ServiceError, engine.IllegalActionError, engine.InvalidActionError) as exc:
+                if not fresh:
+                    # Judged on this instance's copy, which another instance may have
+                    # moved past: judge again on the stored state before refusing.
+                    fresh = True
+                    continue
                 duplicate = await self._duplicate(game_id, request_id, str(action))
                 if duplicate is not None:
                     return duplicate

@@ -71,6 +71,11 @@ _ERRORS = {
     "422": _problem("Malformed request"),
     "503": _problem("Store unavailable"),
 }
+# Every operation with a JSON body can also meet these.
+_BODY_ERRORS = {
+    "400": _problem("Body is not JSON"),
+    "413": _problem("Body over the size limit"),
+}
 
 
 def _race_command(operation_id: str, summary: str, body: type[BaseModel] | None) -> dict[str, Any]:
@@ -89,6 +94,7 @@ def _race_command(operation_id: str, summary: str, body: type[BaseModel] | None)
     }
     if body is not None:
         operation["requestBody"] = {"content": {"application/json": {"schema": _ref(body)}}}
+        operation["responses"].update(_BODY_ERRORS)
     return {"post": operation}
 
 
@@ -101,7 +107,7 @@ def openapi_document() -> dict[str, Any]:
     schemas = defs.get("$defs", {})
     act_errors = {
         **_ERRORS,
-        "400": _problem("Body is not JSON"),
+        **_BODY_ERRORS,
         "401": _problem("Missing or wrong player token"),
         "409": _problem("Refused by a rule (rule_id), or stale expected_version"),
     }
@@ -127,7 +133,7 @@ def openapi_document() -> dict[str, Any]:
                     },
                     "responses": {
                         "201": _json(CreatedGame, "Created; keep the player token secret"),
-                        "400": _problem("Body is not JSON"),
+                        **_BODY_ERRORS,
                         "422": _problem("Malformed request or bad game code"),
                         "503": _problem("Store unavailable"),
                     },
@@ -217,7 +223,7 @@ def openapi_document() -> dict[str, Any]:
                         "required": True,
                         "content": {"application/json": {"schema": _ref(CreateRaceRequest)}},
                     },
-                    "responses": {"201": _json(RaceJoined, "Created"), **_ERRORS},
+                    "responses": {"201": _json(RaceJoined, "Created"), **_ERRORS, **_BODY_ERRORS},
                 }
             },
             "/races/join": {
@@ -232,6 +238,7 @@ def openapi_document() -> dict[str, Any]:
                         "201": _json(RaceJoined, "Joined"),
                         "409": _problem("Race full or already started"),
                         **_ERRORS,
+                        **_BODY_ERRORS,
                     },
                 }
             },

@@ -344,6 +344,7 @@ class Races:
             players=[player],
             host=player["player_id"],
         )
+        await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
 
     async def _joined(
@@ -377,6 +378,7 @@ class Races:
             return True
 
         doc = await self._update(race_id, add)
+        await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
 
     async def state(self, race_id: str, token: str | None = None) -> dict[str, Any]:
@@ -425,15 +427,19 @@ class Races:
         for player in doc["players"]:
             player["state"] = "playing"
 
-    async def _after_start(self, doc: dict[str, Any]) -> None:
-        """Creates the players' games (idempotent: same ids, same deal) and the timers."""
-        if doc["start_at"] is None or doc["finished_at"] is not None:
-            return
+    async def _create_games(self, doc: dict[str, Any], players: list[dict[str, Any]]) -> None:
+        """Each player's game exists from joining on, so it is there the moment the race
+        starts; until then nobody may read it (see ``stage``)."""
         code = engine.GameCode.parse(doc["code"])
-        for player in doc["players"]:
+        for player in players:
             await self.games.create_race_game(
                 player["game_id"], code, player["token_hash"], doc["race_id"]
             )
+
+    async def _after_start(self, doc: dict[str, Any]) -> None:
+        """Sets the timers of a race that has just started."""
+        if doc["start_at"] is None or doc["finished_at"] is not None:
+            return
         race_id = doc["race_id"]
         self._later(doc["start_at"], lambda: self._announce(race_id))
         if doc["ends_at"] is not None:
@@ -501,6 +507,7 @@ class Races:
                 host=doc["host"],
                 previous=race_id,
             )
+            await self._create_games(new_doc, players)
 
             def link(d: dict[str, Any], at: int) -> bool:
                 if d.get("rematch_race_id"):
@@ -579,13 +586,14 @@ class Races:
         except StoreUnavailable:
             log.warning("race progress of %s not published", race_id)
 
-    async def is_public(self, race_id: str) -> bool:
+    async def stage(self, race_id: str) -> str:
         try:
             _, doc = await self._load(race_id)
         except ServiceError as exc:
-            # A race that expired leaves its games public.
-            return exc.code is ErrorCode.NOT_FOUND
-        expired = doc["ends_at"] is not None and now_ms() >= doc["ends_at"]
-        if doc["finished_at"] is None and expired:
-            doc = await self._update(race_id, lambda d, at: d["finished_at"] is None)
-        return doc["finished_at"] is not None
+            if exc.code is ErrorCode.NOT_FOUND:
+                return "finished"  # a race that expired leaves its games public
+            raise
+        at = now_ms()
+        if doc["finished_at"] is None and doc["ends_at"] is not None and at >= doc["ends_at"]:
+            doc = await self._update(race_id, lambda d, _: d["finished_at"] is None)
+        return _status(doc, at)

@@ -47,6 +47,7 @@ log = logging.getLogger("service.ws")
 CLOSE_TOO_SLOW = 4008
 CLOSE_FLOOD = 1008
 RACE_PREFIX = race_topic("")
+CATCH_UP_RETRIES = (0.05, 0.2, 0.5, 1.0, 2.0, None)
 
 
 @dataclass(slots=True)
@@ -178,11 +179,16 @@ class Connection:
         await self.send(message)
 
     async def _catch_up(self, game_id: str, sub: _Subscription) -> None:
-        try:
-            result = await self.games.changes_since(game_id, sub.last_version, sub.token)
-        except ServiceError as exc:
-            await self.error(exc.code, exc.message, game_id=game_id)
-            return
+        for delay in CATCH_UP_RETRIES:
+            try:
+                result = await self.games.changes_since(game_id, sub.last_version, sub.token)
+                break
+            except ServiceError as exc:
+                # Right after Redis comes back, pooled connections fail once each.
+                if exc.code is not ErrorCode.STORE_UNAVAILABLE or delay is None:
+                    await self.error(exc.code, exc.message, game_id=game_id)
+                    return
+                await asyncio.sleep(delay)
         if result["recovered"]:
             for change in result["changes"]:
                 await self.send(change)

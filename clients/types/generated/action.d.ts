@@ -1,0 +1,48 @@
+/* Generated from schemas/action.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+/**
+ * An action object, or the same action in notation (`c3:2>c5`, `d`).
+ */
+export type Action = (MoveAction | DrawAction | RecycleAction | TapAction) | string;
+
+/**
+ * Move cards between piles; to the foundations, `to` may be just `f`.
+ */
+export interface MoveAction {
+  type: "move";
+  /**
+   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   */
+  from: string;
+  /**
+   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   */
+  to: string;
+  /**
+   * Cards taken from the top of a column.
+   */
+  count?: number;
+}
+/**
+ * Tap the stock: draws 1 or 3 cards, or recycles the waste when the stock is empty.
+ */
+export interface DrawAction {
+  type: "draw";
+}
+/**
+ * Turn the waste back into the stock (only when the stock is empty).
+ */
+export interface RecycleAction {
+  type: "recycle";
+}
+/**
+ * Tap (or double tap) the top card of a column or of the waste.
+ */
+export interface TapAction {
+  type: "tap";
+  /**
+   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   */
+  from: string;
+  double?: boolean;
+}

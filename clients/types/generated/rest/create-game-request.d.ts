@@ -1,0 +1,11 @@
+/* Generated from schemas/rest/create-game-request.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+/**
+ * Give `game`, `draw` and `scoring` for a random deal, or a `code` to replay a deal.
+ */
+export interface CreateGameRequest {
+  game?: "DS" | "TF";
+  draw?: 1 | 3;
+  scoring?: "normal" | "vegas";
+  code?: string | null;
+}

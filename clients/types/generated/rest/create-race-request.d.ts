@@ -1,0 +1,13 @@
+/* Generated from schemas/rest/create-race-request.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface CreateRaceRequest {
+  /**
+   * Your display name.
+   */
+  name: string;
+  game?: "DS" | "TF";
+  draw?: 1 | 3;
+  scoring?: "normal" | "vegas";
+  max_players?: number;
+  time_limit_seconds?: number | null;
+}

@@ -1,0 +1,9 @@
+/* Generated from schemas/rest/join-race-request.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface JoinRaceRequest {
+  /**
+   * Shared by the host.
+   */
+  join_code: string;
+  name: string;
+}

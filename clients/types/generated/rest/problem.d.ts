@@ -1,0 +1,53 @@
+/* Generated from schemas/rest/problem.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+/**
+ * This interface was referenced by `Problem`'s JSON-Schema
+ * via the `definition` "ErrorCode".
+ */
+export type ErrorCode =
+  | "bad_json"
+  | "bad_message"
+  | "unsupported_protocol"
+  | "hello_required"
+  | "frame_too_large"
+  | "rate_limited"
+  | "too_many_subscriptions"
+  | "not_found"
+  | "unauthorized"
+  | "not_player"
+  | "not_subscribed"
+  | "bad_code"
+  | "invalid_action"
+  | "rule_violation"
+  | "stale_version"
+  | "game_too_long"
+  | "store_unavailable"
+  | "race_running"
+  | "race_full"
+  | "race_started"
+  | "race_not_started"
+  | "race_over"
+  | "race_not_finished"
+  | "not_host"
+  | "request_id_reused"
+  | "method_not_allowed"
+  | "internal_error";
+
+/**
+ * RFC 9457 problem details, the body of every HTTP error.
+ */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  rule_id?: string | null;
+  message_en?: string | null;
+  message_fi?: string | null;
+  current_version?: number | null;
+  /**
+   * For `invalid_action`: `unknown_pile`, `bad_index`, `empty_pile`...
+   */
+  reason?: string | null;
+}

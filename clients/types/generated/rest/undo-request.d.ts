@@ -1,0 +1,6 @@
+/* Generated from schemas/rest/undo-request.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface UndoRequest {
+  expected_version?: number | null;
+  request_id?: string | null;
+}

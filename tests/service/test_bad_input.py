@@ -1,0 +1,436 @@
+"""Bad input of every kind, over WebSocket and HTTP: each is refused with its error code,
+the game is left exactly as it was, and the connection goes on working."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from service import engine
+from tests.service.helpers import (
+    act,
+    greet,
+    ping,
+    post_action,
+    public_state,
+    recv,
+    subscribe,
+    winnable_reflechi,
+)
+from tests.support import CheckedClient, CheckedWebSocket, auth, new_game, service_client
+
+JSON = {"content-type": "application/json"}
+
+
+class Table:
+    """A DS and a TF game at their deal, a player connection subscribed to both."""
+
+    def __init__(self, client: CheckedClient, ws: CheckedWebSocket) -> None:
+        self.client = client
+        self.ws = ws
+        self.ds = new_game(client, game="DS", code="DS1-D1N-AAAAAAB")
+        self.tf = new_game(client, game="TF", code="TF1-D1N-AAAAAAB")
+        greet(ws)
+        for created in (self.ds, self.tf):
+            subscribe(ws, created["game_id"], created["player_token"], rid=created["code"])
+        self.before = self.snapshot()
+
+    def snapshot(self) -> list[tuple[int, dict[str, Any]]]:
+        return [public_state(self.client, g["game_id"]) for g in (self.ds, self.tf)]
+
+    def assert_unchanged(self) -> None:
+        ping(self.ws)
+        assert self.snapshot() == self.before
+
+
+@pytest.fixture
+def table(client: CheckedClient) -> Iterator[Table]:
+    with client.checked_websocket() as ws:
+        yield Table(client, ws)
+
+
+def expect_error(ws: CheckedWebSocket, code: str, rid: str | None = None) -> dict[str, Any]:
+    frame = recv(ws)
+    assert frame["type"] == "error", frame
+    assert frame["code"] == code, frame
+    assert frame.get("id") == rid, frame
+    return frame
+
+
+# --------------------------------------------------------------------------- WebSocket
+
+
+@pytest.mark.parametrize(
+    "raw", ["{", "not json", "{'type': 'ping'}", '{"type": "ping"', "", '{"type": "ping"} x']
+)
+def test_malformed_json(table: Table, raw: str) -> None:
+    table.ws.send_text(raw)
+    expect_error(table.ws, "bad_json")
+    table.assert_unchanged()
+
+
+def test_malformed_bytes(table: Table) -> None:
+    for raw in (b"\xff\xfe\x00", b'{"type": "ping", "id": "\xc3"}'):
+        table.ws.send_bytes(raw)
+        expect_error(table.ws, "bad_json")
+    table.assert_unchanged()
+
+
+@pytest.mark.parametrize(
+    "raw", ["[]", "[1, 2]", "1", '"ping"', "null", "true", '[{"type": "ping"}]']
+)
+def test_json_that_is_not_an_object(table: Table, raw: str) -> None:
+    table.ws.send_text(raw)
+    expect_error(table.ws, "bad_message")
+    table.assert_unchanged()
+
+
+def test_unknown_message_types(table: Table) -> None:
+    game_id = table.ds["game_id"]
+    for message in (
+        {"type": "teleport", "id": "t1"},
+        {"type": "Action", "id": "t2", "game_id": game_id, "action": "d"},
+        {"id": "t3", "game_id": game_id, "action": "d"},
+        {"type": None, "id": "t4"},
+    ):
+        table.ws.send_json(message)
+        expect_error(table.ws, "bad_message", message["id"])
+    table.assert_unchanged()
+
+
+def wrong_fields(game_id: str) -> list[dict[str, Any]]:
+    def action(rid: str, **fields: Any) -> dict[str, Any]:
+        return {"type": "action", "id": rid, "game_id": game_id, **fields}
+
+    return [
+        action("w1", action=5),
+        action("w2", action=["d"]),
+        action("w3", action="d", expected_version="now"),
+        action("w4", action="d", expected_version=-1),
+        action("w5", action={"type": "move", "from": "x9", "to": "c1"}),
+        action("w6", action={"type": "move", "from": "c1", "to": "c2", "count": 0}),
+        action("w7", action={"type": "move", "from": "c1", "to": "c2", "count": 53}),
+        action("w8", action={"type": "fly"}),
+        action("w9", action="d" * 17),
+        action("w10", action=""),
+        action("w11", action="d", extra=True),
+        {"type": "undo", "id": "w12", "game_id": 42},
+        {"type": "subscribe", "id": "w13", "game_id": game_id, "since": -1},
+        {"type": "subscribe", "id": "w14", "game_id": game_id, "token": 7},
+        {"type": "subscribe", "id": "w15", "game_id": "x" * 65},
+        {"type": "hello", "id": "w16", "protocol": "one"},
+        {"type": "ping", "id": "w17", "extra": 1},
+    ]
+
+
+def test_wrong_field_types_and_values(table: Table) -> None:
+    for message in wrong_fields(table.ds["game_id"]):
+        table.ws.send_json(message)
+        expect_error(table.ws, "bad_message", message["id"])
+    # An id that cannot be read is not echoed.
+    for bad_id in ("", "i" * 65, 12, None):
+        table.ws.send_json({"type": "action", "id": bad_id, "game_id": "g", "action": "d"})
+        expect_error(table.ws, "bad_message")
+    table.assert_unchanged()
+
+
+def test_missing_fields(table: Table) -> None:
+    game_id = table.ds["game_id"]
+    for message in (
+        {"type": "action", "id": "m1", "game_id": game_id},
+        {"type": "action", "id": "m2", "action": "d"},
+        {"type": "undo", "id": "m3"},
+        {"type": "subscribe", "id": "m4"},
+        {"type": "unsubscribe", "id": "m5"},
+        {
+            "type": "action",
+            "id": "m6",
+            "game_id": game_id,
+            "action": {"type": "move", "from": "c1"},
+        },
+        {"type": "action", "id": "m7", "game_id": game_id, "action": {"type": "tap"}},
+        {"type": "hello", "id": "m8"},
+    ):
+        table.ws.send_json(message)
+        expect_error(table.ws, "bad_message", message["id"])
+    for message in (
+        {"type": "action", "game_id": game_id, "action": "d"},
+        {"type": "undo", "game_id": game_id},
+    ):
+        table.ws.send_json(message)
+        expect_error(table.ws, "bad_message")
+    table.assert_unchanged()
+
+
+def test_unknown_game_ids(table: Table) -> None:
+    table.ws.send_json({"type": "subscribe", "id": "u1", "game_id": "no-such-game"})
+    expect_error(table.ws, "not_found", "u1")
+    table.ws.send_json({"type": "action", "id": "u2", "game_id": "no-such-game", "action": "d"})
+    expect_error(table.ws, "not_subscribed", "u2")
+    table.ws.send_json({"type": "undo", "id": "u3", "game_id": "no-such-game"})
+    expect_error(table.ws, "not_subscribed", "u3")
+    table.ws.send_json({"type": "unsubscribe", "id": "u4", "game_id": "no-such-game"})
+    expect_error(table.ws, "not_subscribed", "u4")
+    table.assert_unchanged()
+
+
+def test_bad_token(table: Table) -> None:
+    for created in (table.ds, table.tf):
+        other = table.tf if created is table.ds else table.ds
+        for token in ("wrong", other["player_token"], created["player_token"].upper()):
+            message = {
+                "type": "subscribe",
+                "id": "b",
+                "game_id": created["game_id"],
+                "token": token,
+            }
+            table.ws.send_json(message)
+            expect_error(table.ws, "unauthorized", "b")
+    # The connection keeps its player subscriptions: acting still works afterwards.
+    answer, _ = act(table.ws, table.ds["game_id"], "u", "still-player")
+    assert answer["status"] == "rejected"
+    table.assert_unchanged()
+
+
+def test_illegal_moves_are_rejected_with_their_rule(table: Table) -> None:
+    for created, cls in ((table.ds, engine.DoubleSolitaire), (table.tf, engine.SolitaireReflechi)):
+        game = engine.new_game(created["code"])
+        legal = {str(a) for a in game.legal_actions()}
+        illegal = [
+            f"c{i + 1}>c{j + 1}"
+            for i in range(game.column_count)
+            for j in range(game.column_count)
+            if i != j and f"c{i + 1}>c{j + 1}" not in legal
+        ][:4]
+        illegal += [f"c{i + 1}>f" for i in range(game.column_count) if f"c{i + 1}>f" not in legal][
+            :2
+        ]
+        for notation in [*illegal, "r", "u"]:
+            answer, _ = act(table.ws, created["game_id"], notation, "illegal")
+            assert answer["type"] == "result", answer
+            assert (answer["status"], answer["version"]) == ("rejected", 0)
+            rejection = answer["rejection"]
+            with pytest.raises(engine.IllegalActionError) as refused:
+                game.play(engine.parse_action(notation))
+            assert rejection["rule_id"] == refused.value.rule_id
+            assert rejection["rule_id"].startswith(cls.kind.value + "-")
+            assert rejection["message_en"] == refused.value.message_en
+            assert rejection["message_fi"] == refused.value.message_fi
+    table.assert_unchanged()
+
+
+@pytest.mark.parametrize(
+    ("which", "action", "reason"),
+    [
+        ("ds", "x9>c1", "unknown_pile"),
+        ("ds", "c10>c1", "bad_index"),
+        ("ds", "c1>c10", "bad_index"),
+        ("ds", {"type": "move", "from": "c10", "to": "c1"}, "bad_index"),
+        ("ds", "c0>c1", "bad_index"),
+        ("ds", "f9>c1", "bad_index"),
+        ("ds", "c1>f9", "bad_index"),
+        ("ds", "c3>c3", "same_pile"),
+        ("ds", "c1:5>c2", "bad_count"),
+        ("ds", "w>c1", "empty_pile"),
+        ("ds", "tw", "empty_pile"),
+        ("ds", "f1>c1", "empty_pile"),
+        ("ds", "f>c1", "bad_source"),
+        ("ds", "s>c1", "bad_source"),
+        ("ds", "tf1", "bad_source"),
+        ("ds", "c2>w", "bad_target"),
+        ("ds", "c3-c5", "bad_notation"),
+        ("ds", "draw", "bad_notation"),
+        ("tf", "c8>c1", "bad_index"),
+        ("tf", {"type": "tap", "from": "c8"}, "bad_index"),
+        ("tf", "c2>f5", "bad_index"),
+        ("tf", "c7>c7", "same_pile"),
+        ("tf", "c1:2>c2", "bad_count"),
+        ("tf", "x9>c1", "unknown_pile"),
+    ],
+)
+def test_invalid_actions(table: Table, which: str, action: Any, reason: str) -> None:
+    created = table.ds if which == "ds" else table.tf
+    answer, _ = act(table.ws, created["game_id"], action, "bad")
+    assert answer["type"] == "error", answer
+    assert (answer["code"], answer["reason"], answer["id"]) == ("invalid_action", reason, "bad")
+    assert answer["game_id"] == created["game_id"]
+    table.assert_unchanged()
+    # The same over HTTP.
+    response = post_action(table.client, created["game_id"], created["player_token"], action)
+    assert response.status_code == 422, response.text
+    assert (response.json()["code"], response.json()["reason"]) == ("invalid_action", reason)
+    table.assert_unchanged()
+
+
+def test_actions_on_a_won_game(client: CheckedClient) -> None:
+    code, line = winnable_reflechi()
+    created = new_game(client, code=code)
+    game_id, token = created["game_id"], created["player_token"]
+    for notation in line:
+        assert post_action(client, game_id, token, notation).status_code == 200
+    before = public_state(client, game_id)
+    assert before[1]["won"] is True
+    with client.checked_websocket() as ws:
+        greet(ws)
+        subscribe(ws, game_id, token)
+        for rid, action in enumerate(["d", "r", "u", "c1>f", "ttw", "f1>c1"]):
+            answer, _ = act(ws, game_id, action, f"late-{rid}")
+            assert answer["type"] == "result", answer
+            assert answer["status"] == "rejected"
+            assert answer["version"] == before[0]
+            assert answer["rejection"]["rule_id"] == "TF-END-2"
+        ping(ws)
+    assert public_state(client, game_id) == before
+
+
+def test_oversized_frames(store_url: str) -> None:
+    with (
+        service_client(store_url, max_frame_bytes=1024) as client,
+        client.checked_websocket() as ws,
+    ):
+        table = Table(client, ws)
+        game_id = table.ds["game_id"]
+        action = json.dumps({"type": "action", "id": "big", "game_id": game_id, "action": "d"})
+        ws.send_text(action + " " * (1025 - len(action)))
+        expect_error(ws, "frame_too_large")
+        ws.send_bytes((action + " " * 2000).encode())
+        expect_error(ws, "frame_too_large")
+        # The limit is in bytes, not characters.
+        wide = json.dumps({"type": "ping", "id": "wide", "pad": "ä" * 600}, ensure_ascii=False)
+        assert len(wide) < 1024 < len(wide.encode())
+        ws.send_text(wide)
+        expect_error(ws, "frame_too_large")
+        table.assert_unchanged()
+        # Exactly at the limit a frame is read as usual.
+        edge = json.dumps({"type": "ping", "id": "edge"})
+        ws.send_text(edge + " " * (1024 - len(edge)))
+        assert recv(ws) == {"type": "pong", "id": "edge"}
+
+
+def test_a_flood_is_rate_limited_then_served_again(store_url: str) -> None:
+    with (
+        service_client(store_url, rate_per_second=5, rate_burst=5) as client,
+        client.checked_websocket() as ws,
+    ):
+        greet(ws)
+        for number in range(20):
+            ws.send_json({"type": "ping", "id": f"p{number}"})
+        answers = [recv(ws) for _ in range(20)]
+        pongs = [a for a in answers if a["type"] == "pong"]
+        limited = [a for a in answers if a["type"] == "error"]
+        assert all(a["code"] == "rate_limited" for a in limited)
+        # Every ping is answered, in order, each answer naming its request.
+        assert [a["id"] for a in answers] == [f"p{n}" for n in range(20)]
+        assert 1 <= len(pongs) <= 6
+        assert len(limited) >= 14
+        time.sleep(1.1)
+        ping(ws, "after")
+
+
+def test_an_endless_flood_closes_the_connection(memory_client: CheckedClient) -> None:
+    with (
+        service_client(rate_per_second=1, rate_burst=2) as client,
+        client.checked_websocket() as ws,
+    ):
+        greet(ws)
+        for number in range(30):
+            ws.send_json({"type": "ping", "id": f"p{number}"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(31):
+                recv(ws)
+        assert closed.value.code == 1008
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+def test_http_bodies_that_are_not_json(client: CheckedClient) -> None:
+    created = new_game(client)
+    game_id, headers = created["game_id"], {**JSON, **auth(created["player_token"])}
+    before = public_state(client, game_id)
+    for raw in ("{", "not json", b"\xff\xfe", '{"action": "d"'):
+        for path in ("/games", f"/games/{game_id}/actions", f"/games/{game_id}/undo"):
+            response = client.post(path, content=raw, headers=headers)
+            assert response.status_code == 400, response.text
+            assert response.json()["code"] == "bad_json"
+    assert public_state(client, game_id) == before
+
+
+def test_http_bodies_that_do_not_fit(client: CheckedClient) -> None:
+    created = new_game(client)
+    game_id, headers = created["game_id"], {**JSON, **auth(created["player_token"])}
+    before = public_state(client, game_id)
+    body: Any
+    for body in (
+        [],
+        {},
+        {"action": 5},
+        {"action": "d", "expected_version": -1},
+        {"action": "d", "extra": 1},
+        {"action": "d", "request_id": ""},
+        {"action": "d", "request_id": "r" * 65},
+        {"action": {"type": "move", "from": "c1"}},
+    ):
+        response = client.post(
+            f"/games/{game_id}/actions", content=json.dumps(body), headers=headers
+        )
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["code"] == "bad_message"
+    for body in ([], {"expected_version": "x"}, {"action": "u"}):
+        response = client.post(f"/games/{game_id}/undo", content=json.dumps(body), headers=headers)
+        assert (response.status_code, response.json()["code"]) == (422, "bad_message")
+    for method, path in (("POST", f"/games/{game_id}"), ("PUT", "/games"), ("POST", "/healthz")):
+        response = client.request(method, path, headers=headers)
+        assert (response.status_code, response.json()["code"]) == (405, "method_not_allowed")
+    assert public_state(client, game_id) == before
+
+
+def test_a_get_on_a_post_only_route_is_405(memory_client: CheckedClient) -> None:
+    created = new_game(memory_client)
+    for path in (
+        "/games",
+        f"/games/{created['game_id']}/actions",
+        f"/games/{created['game_id']}/undo",
+    ):
+        response = memory_client.get(path)
+        assert response.status_code == 405, (path, response.status_code)
+        assert response.json()["code"] == "method_not_allowed"
+
+
+def test_oversized_http_bodies(client: CheckedClient) -> None:
+    created = new_game(client)
+    game_id, headers = created["game_id"], {**JSON, **auth(created["player_token"])}
+    before = public_state(client, game_id)
+    body = json.dumps({"action": "d"})
+    for path in (f"/games/{game_id}/actions", f"/games/{game_id}/undo", "/games"):
+        response = client.post(
+            path, content=body + " " * (16 * 1024 + 1 - len(body)), headers=headers
+        )
+        assert response.status_code == 413, response.text
+        assert response.json()["code"] == "frame_too_large"
+    assert public_state(client, game_id) == before
+    # 16 KiB exactly is still read.
+    response = client.post(
+        f"/games/{game_id}/actions", content=body + " " * (16 * 1024 - len(body)), headers=headers
+    )
+    assert response.status_code == 200, response.text
+    assert public_state(client, game_id)[0] == 1
+
+
+def test_http_refusals_leave_the_game_alone(client: CheckedClient) -> None:
+    created = new_game(client, code="DS1-D1N-AAAAAAB")
+    game_id, token = created["game_id"], created["player_token"]
+    before = public_state(client, game_id)
+    assert post_action(client, game_id, None, "d").status_code == 401
+    assert post_action(client, game_id, "wrong", "d").status_code == 401
+    assert post_action(client, game_id, token, "r").status_code == 409
+    assert post_action(client, game_id, token, "u").status_code == 409
+    assert post_action(client, game_id, token, "d", expected_version=3).status_code == 409
+    assert post_action(client, game_id, token, "c10>c1").status_code == 422
+    assert client.post("/games", json={"code": "DS1-D9N-AAAAAAB"}).status_code == 422
+    assert public_state(client, game_id) == before

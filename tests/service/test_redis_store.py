@@ -1,0 +1,125 @@
+"""Redis specifics: the key layout of a game, expiry as Redis sees it, and the memory one
+Double Solitaire game takes."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from service import engine
+from service.config import Settings
+from service.store import CommitStatus, StoredGame, hash_token, open_store
+from tests.service.helpers import pick_action, post_action, winnable_reflechi
+from tests.support import auth, new_game, service_client
+
+
+@pytest.fixture
+def db(clean_redis: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(clean_redis)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def keys_of(db: redis.Redis, game_id: str) -> list[bytes]:
+    keys: list[bytes] = db.keys(f"sol:{{{game_id}}}:*")  # type: ignore[assignment]
+    return sorted(keys)
+
+
+def play(client: object, created: dict[str, str], steps: int, seed: int) -> None:
+    mirror = engine.new_game(created["code"])
+    rng = random.Random(seed)
+    done = 0
+    while done < steps:
+        notation = pick_action(mirror, rng, tap_rate=0.0)
+        assert notation is not None
+        response = post_action(
+            client,  # type: ignore[arg-type]
+            created["game_id"],
+            created["player_token"],
+            notation,
+            request_id=f"r-{done}",
+        )
+        assert response.status_code == 200, response.text
+        mirror.play(engine.parse_action(response.json()["notation"]))
+        done += 1
+
+
+def test_every_key_of_a_game_shares_one_hash_tag(clean_redis: str, db: redis.Redis) -> None:
+    with service_client(clean_redis) as client:
+        created = new_game(client)
+        other = new_game(client)
+        play(client, created, 5, seed=1)
+        game_id = created["game_id"]
+        keys = keys_of(db, game_id)
+        assert [k.decode() for k in keys] == [
+            f"sol:{{{game_id}}}:{suffix}" for suffix in ("g", "log", "rid")
+        ]
+        assert len({key_slot(k) for k in keys}) == 1
+        # Nothing else was written for it, and the other game has only its own key.
+        all_keys: list[bytes] = db.keys("*")  # type: ignore[assignment]
+        everything = {key.decode() for key in all_keys}
+        assert everything == {k.decode() for k in keys} | {f"sol:{{{other['game_id']}}}:g"}
+        # No secret in the clear: the token is stored only as its hash.
+        stored: dict[bytes, bytes] = db.hgetall(keys[0])  # type: ignore[assignment]
+        assert created["player_token"].encode() not in b"".join(stored.values())
+        assert stored[b"t"] == hash_token(created["player_token"]).encode()
+        for key in keys:
+            assert 0 < db.ttl(key) <= Settings().game_ttl_seconds
+
+
+def test_memory_of_a_double_solitaire_game_after_200_actions(
+    clean_redis: str, db: redis.Redis
+) -> None:
+    with service_client(clean_redis) as client:
+        created = new_game(client, game="DS", draw=1)
+        play(client, created, 200, seed=2)
+        keys = keys_of(db, created["game_id"])
+        usage = {key.decode(): db.memory_usage(key) or 0 for key in keys}
+        total = sum(usage.values())
+        print(f"\nRedis memory of one DS game after 200 actions: {total} bytes {usage}")
+        assert len(keys) == 3
+        record = client.get(
+            f"/games/{created['game_id']}/record", headers=auth(created["player_token"])
+        )
+        assert len(record.json()["actions"]) == 200
+        assert total < 16 * 1024
+
+
+async def test_expiry_as_redis_sees_it(clean_redis: str, db: redis.Redis) -> None:
+    settings = Settings(store_url=clean_redis, game_ttl_seconds=50, won_game_ttl_seconds=0)
+    store = open_store(settings)
+    await store.open()
+    try:
+        for game_id in ("playing", "won"):
+            await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+        assert 0 < db.ttl("sol:{playing}:g") <= 50
+        for game_id in ("playing", "won"):
+            result = await store.commit(game_id, 0, "s1", "d", "r", False, b"{}")
+            assert result.status is CommitStatus.APPLIED
+        result = await store.commit("won", 1, "s2", "c1>f", "r2", True, b"{}")
+        assert result.status is CommitStatus.APPLIED
+        for suffix in ("g", "log", "rid"):
+            assert 0 < db.ttl(f"sol:{{playing}}:{suffix}") <= 50
+            assert db.ttl(f"sol:{{won}}:{suffix}") == -1
+    finally:
+        await store.close()
+
+
+def test_a_game_won_through_the_api_is_kept_for_good(clean_redis: str, db: redis.Redis) -> None:
+    code, line = winnable_reflechi()
+    with service_client(clean_redis, won_game_ttl_seconds=0) as client:
+        created = new_game(client, code=code)
+        for notation in line:
+            response = post_action(client, created["game_id"], created["player_token"], notation)
+            assert response.status_code == 200, response.text
+        assert response.json()["change"]["events"][-1] == {"type": "won"}
+        keys = keys_of(db, created["game_id"])
+        assert len(keys) == 2  # no request ids were sent
+        assert [db.ttl(key) for key in keys] == [-1, -1]
+        assert db.hget(keys[0], "w") == b"1"
