@@ -21,6 +21,7 @@ class Settings(BaseSettings):
     send_queue_size: int = Field(256, gt=0)
     catchup_limit: int = Field(1000, gt=0, description="Older gaps get a snapshot instead.")
     max_actions_per_game: int = Field(20000, gt=0)
+    redis_max_connections: int = Field(256, gt=0, description="Redis connection pool size.")
     race_countdown_seconds: float = Field(3.0, ge=0, description="Countdown before a race.")
     max_race_players: int = Field(8, ge=2)
     log_level: str = "info"

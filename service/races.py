@@ -368,6 +368,10 @@ class Races:
             raise _error(ErrorCode.NOT_FOUND, 404, "no race with this join code")
         token = secrets.token_urlsafe(32)
         player = self._new_player(name, hash_token(token))
+        _, current = await self._load(race_id)
+        # The game first: a join that fails after it leaves only an unused game behind
+        # (which expires), never a seat without a game.
+        await self._create_games(current, [player])
 
         def add(doc: dict[str, Any], at: int) -> bool:
             if doc["start_at"] is not None:
@@ -378,7 +382,6 @@ class Races:
             return True
 
         doc = await self._update(race_id, add)
-        await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
 
     async def state(self, race_id: str, token: str | None = None) -> dict[str, Any]:
@@ -449,7 +452,10 @@ class Races:
         """Runs ``work`` at server time ``at_ms``; other instances act lazily instead."""
 
         async def run() -> None:
-            await asyncio.sleep(max(0.0, (at_ms - now_ms()) / 1000))
+            # The event loop's clock and the wall clock can disagree by a little: a timer
+            # that woke early must not announce a race that has not started yet.
+            while (wait := at_ms - now_ms()) > 0:
+                await asyncio.sleep(wait / 1000)
             try:
                 await work()
             except (ServiceError, StoreUnavailable) as exc:
@@ -477,7 +483,10 @@ class Races:
     async def resign(self, race_id: str, token: str | None) -> dict[str, Any]:
         def give_up(doc: dict[str, Any], at: int) -> bool:
             player = self._player(doc, token)
-            if _status(doc, at) != "running":
+            status = _status(doc, at)
+            if status == "finished":
+                raise _error(ErrorCode.RACE_OVER, 409, "the race is over")
+            if status != "running":
                 raise _error(ErrorCode.RACE_NOT_STARTED, 409, "the race is not running")
             if player["state"] != "playing":
                 raise _error(ErrorCode.RACE_OVER, 409, "you have already finished this race")
@@ -520,11 +529,13 @@ class Races:
         return {"race": await self.view(new), "you": self._you(new, self._player(new, token))}
 
     async def set_connected(self, race_id: str, token: str | None, connected: bool) -> None:
+        """Counts the player's race subscriptions: connected while at least one is open."""
+
         def mark(doc: dict[str, Any], at: int) -> bool:
             player = self._player(doc, token)
-            if player["connected"] == connected:
-                return False
-            player["connected"] = connected
+            watches = max(0, player.get("watches", 0) + (1 if connected else -1))
+            player["watches"] = watches
+            player["connected"] = watches > 0
             return True
 
         await self._update(race_id, mark)
@@ -570,6 +581,16 @@ class Races:
                 return True
 
             await self._update(race_id, won)
+
+        def refresh_result(doc: dict[str, Any], at: int) -> bool:
+            # An action that passed the gate just before the end was committed after the
+            # result was computed: publish the result again so record and figures agree.
+            if doc["finished_at"] is None or "result" not in doc:
+                return False
+            del doc["result"]
+            return True
+
+        await self._update(race_id, refresh_result)
         progress = {
             "type": "race_progress",
             "race_id": race_id,

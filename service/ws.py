@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 from pydantic import ValidationError
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from . import engine
 from .config import Settings
@@ -219,7 +219,8 @@ class Connection:
                 data = raw.encode() if raw is not None else message.get("bytes") or b""
                 if not await self.admit(data):
                     break
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            # The client left, possibly while an answer was being sent to it.
             pass
         finally:
             pump.cancel()

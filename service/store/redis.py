@@ -20,6 +20,7 @@ import logging
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
@@ -121,13 +122,28 @@ class RedisStore(Store):
             # Every key of a game shares one hash tag, so each script runs on one node;
             # PUBLISH reaches every node over the cluster bus, so one subscriber
             # connection to any node hears all of them.
-            self._redis = RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :], **options)
+            self._redis = RedisCluster.from_url(
+                "redis://" + url[len(CLUSTER_SCHEME) :],
+                max_connections=settings.redis_max_connections,
+                **options,
+            )
         else:
-            self._redis = aioredis.Redis.from_url(url, health_check_interval=15, **options)
+            # A blocking pool: a burst beyond the pool waits for a free connection
+            # instead of failing with "too many connections".
+            pool = BlockingConnectionPool.from_url(
+                url,
+                max_connections=settings.redis_max_connections,
+                timeout=options["socket_timeout"],
+                health_check_interval=15,
+                **options,
+            )
+            self._redis = aioredis.Redis(connection_pool=pool)
         self._commit = self._redis.register_script(_COMMIT)
         self._save_race = self._redis.register_script(_SAVE_RACE)
         self._pubsub: PubSub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._subscribed = asyncio.Event()
+        # One pub/sub connection: concurrent first subscriptions must not each open one.
+        self._pubsub_lock = asyncio.Lock()
         self._reader: asyncio.Task[None] | None = None
 
     @property
@@ -135,6 +151,9 @@ class RedisStore(Store):
         return "redis"
 
     async def open(self) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            # Connected now; if Redis is down, the first subscribe (under the lock) does it.
+            await self._pubsub.connect()  # type: ignore[no-untyped-call]
         self._reader = asyncio.create_task(self._read_changes(), name="redis-changes")
 
     async def close(self) -> None:
@@ -312,7 +331,8 @@ class RedisStore(Store):
 
     async def _listen(self, game_id: str) -> None:
         try:
-            await self._pubsub.subscribe(self._channel(game_id))
+            async with self._pubsub_lock:
+                await self._pubsub.subscribe(self._channel(game_id))
         except (RedisError, OSError) as exc:
             # The reader re-subscribes every channel once Redis is back.
             log.warning("subscribe failed, will retry: %s", exc)
@@ -320,7 +340,8 @@ class RedisStore(Store):
 
     async def _unlisten(self, game_id: str) -> None:
         with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.unsubscribe(self._channel(game_id))
+            async with self._pubsub_lock:
+                await self._pubsub.unsubscribe(self._channel(game_id))
 
     async def _read_changes(self) -> None:
         """One reader for all of this instance's subscriptions, reconnecting with backoff."""
@@ -349,7 +370,8 @@ class RedisStore(Store):
         channels = [self._channel(topic) for topic in self._local]
         try:
             if channels:
-                await self._pubsub.subscribe(*channels)
+                async with self._pubsub_lock:
+                    await self._pubsub.subscribe(*channels)
         except (RedisError, OSError):
             return
         # Whatever was published while the feed was down is in each game's log.

@@ -1,0 +1,592 @@
+#!/usr/bin/env python
+"""Race results: from the request that ends a race to every player holding the result.
+
+The service runs as ``python -m service`` (uvicorn, Redis store, production rate limits)
+in a child process on a free port of 127.0.0.1. The driver (this process, asyncio with
+the ``websockets`` client and ``httpx2``) then runs ``--races`` two-player races at once:
+
+1. the host creates a Solitaire Réfléchi race over HTTP and the guest joins it by code;
+2. each player opens a WebSocket of its own, says hello and watches the race with its
+   token; both send ``race_command: ready``, and once the countdown has run out each
+   subscribes to its game and draws ``--moves`` times (every accepted action is pushed
+   to both as ``race_progress``);
+3. the host resigns, and once both players have seen that, the guest sends the
+   ``resign`` that ends the race. The figure is the time from sending that request to
+   the moment the *last* of the two players has received the ``race`` message with
+   status ``finished`` and the result (code, ranking, records).
+
+Receive times are taken by each connection's reader as frames arrive. All races run
+concurrently; each waits before its final resign until every race has got that far, so
+the measured endings do not overlap the other races' set-up and moves. Then all final
+resigns go at once by default (a burst of ``--races`` endings, the worst case), or each
+after a random 0..S seconds with ``--spread S`` (endings at a steadier rate).
+The Redis database of ``--redis-url`` is flushed before and after the run (that one
+only). The service gets the same URL, query options included: with redis-py, e.g.
+``?max_connections=1000`` sets the size of its connection pool.
+
+Output: a table, then one JSON line per figure, e.g.
+``{"metric": "race.result_p99_ms", "value": 12.3, "unit": "ms"}``.
+
+    python benchmarks/race_result.py [--races 100] [--moves 3] [--spread 0] [--redis-url URL]
+                                     [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
+REPLY_TIMEOUT = 15.0
+STOP_TIMEOUT = 8.0
+
+Frame = dict[str, Any]
+
+
+# =========================================================================== the service
+
+
+@dataclass
+class Service:
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Any
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def log_summary(self, top: int = 5) -> list[tuple[str, int]]:
+        """The most frequent log messages (their first 160 characters) with their counts."""
+        counts: Counter[str] = Counter()
+        for line in self.log_tail(100_000).splitlines():
+            start = line.find('"message":"')
+            text = line[start + 11 :] if start >= 0 else line.strip()
+            if text:
+                counts[text[:160]] += 1
+        return counts.most_common(top)
+
+    def log_tail(self, lines: int = 30) -> str:
+        with contextlib.suppress(OSError):
+            self.log.flush()
+            self.log.seek(0)
+            return "".join(self.log.read().decode(errors="replace").splitlines(True)[-lines:])
+        return ""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_service(args: argparse.Namespace) -> Service:
+    port = free_port()
+    env = {
+        **os.environ,
+        "STORE_URL": args.redis_url,
+        "HOST": HOST,
+        "PORT": str(port),
+        "LOG_LEVEL": "warning",
+        "RACE_COUNTDOWN_SECONDS": str(args.countdown),
+    }
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_service
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service"],
+        cwd=str(ROOT),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    return Service(proc, port, log)
+
+
+def stop_service(service: Service) -> None:
+    """SIGTERM (uvicorn's graceful shutdown), then SIGKILL; bounded in time."""
+    proc = service.proc
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(2)
+    service.log.close()
+
+
+async def wait_ready(service: Service, http: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if service.proc.poll() is not None:
+            raise RuntimeError(f"the service exited:\n{service.log_tail()}")
+        try:
+            response = await http.get(f"{service.url}/readyz", timeout=2.0)
+            if response.status_code == 200:
+                return
+            last = RuntimeError(f"/readyz answered {response.status_code}")
+        except Exception as exc:  # still starting
+            last = exc
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"the service is not ready: {last}\n{service.log_tail()}")
+
+
+# =========================================================================== players
+
+
+class Connection:
+    """One player's WebSocket: a reader task stamps every frame with its arrival time."""
+
+    def __init__(self, ws: Any, label: str) -> None:
+        self.ws = ws
+        self.label = label
+        self.frames: list[tuple[float, Frame]] = []
+        self.arrived = asyncio.Event()
+        self.closed_by = ""
+        self.reader = asyncio.create_task(self._read())
+        self._ids = 0
+
+    async def _read(self) -> None:
+        import orjson
+
+        try:
+            async for data in self.ws:
+                self.frames.append((time.perf_counter(), orjson.loads(data)))
+                self.arrived.set()
+        except Exception as exc:
+            self.closed_by = repr(exc)
+        finally:
+            self.arrived.set()  # wakes a waiter up to see that the connection is gone
+
+    def next_id(self) -> str:
+        self._ids += 1
+        return f"r{self._ids}"
+
+    async def send(self, message: Frame) -> None:
+        import orjson
+
+        await self.ws.send(orjson.dumps(message).decode())
+
+    async def wait_for(
+        self,
+        predicate: Callable[[Frame], bool],
+        since: int = 0,
+        what: str = "a frame",
+        timeout: float = REPLY_TIMEOUT,
+    ) -> tuple[float, Frame]:
+        """The first frame from position ``since`` on that satisfies ``predicate``."""
+        index = since
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    while index < len(self.frames):
+                        stamp, frame = self.frames[index]
+                        index += 1
+                        if predicate(frame):
+                            return stamp, frame
+                    if self.reader.done():
+                        code = getattr(self.ws, "close_code", None)
+                        raise ConnectionError(
+                            f"the connection closed ({code} {self.closed_by}), waiting for {what}"
+                        )
+                    self.arrived.clear()
+                    await self.arrived.wait()
+        except TimeoutError:
+            last = self.frames[-1][1] if self.frames else None
+            raise TimeoutError(
+                f"{self.label}: no {what} within {timeout:g} s; last frame: {last}"
+            ) from None
+
+    async def request(self, message: Frame) -> Frame:
+        """Sends ``message`` with a fresh id; its answer (``result``, ``race`` or ``error``)."""
+        rid = self.next_id()
+        since = len(self.frames)
+        await self.send({**message, "id": rid})
+        what = f"answer to {message.get('type')} {message.get('command', '')}".strip()
+        _, frame = await self.wait_for(lambda f: f.get("id") == rid, since, what)
+        return frame
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.reader
+
+
+def ws_connect(port: int) -> Any:
+    from websockets.asyncio.client import connect
+
+    return connect(
+        f"ws://{HOST}:{port}/ws",
+        proxy=None,
+        open_timeout=REPLY_TIMEOUT,
+        close_timeout=2,
+        ping_interval=None,
+        max_size=1 << 20,
+    )
+
+
+def race_message(race_id: str, predicate: Callable[[Frame], bool]) -> Callable[[Frame], bool]:
+    return lambda f: f.get("type") == "race" and f["race_id"] == race_id and predicate(f["race"])
+
+
+def finished_with_result(race: Frame) -> bool:
+    return bool(race["status"] == "finished" and race["result"] is not None)
+
+
+# =========================================================================== one race
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds, one per race
+    first: list[float] = field(default_factory=list)  # the first of the two players
+    counts: Counter[str] = field(default_factory=Counter)
+
+
+def expect(condition: bool, tally: Tally, what: str, detail: Any = None) -> None:
+    if not condition:
+        tally.counts[what] += 1
+        raise RuntimeError(what if detail is None else f"{what}: {detail}")
+
+
+class Gate:
+    """Holds every race before its ending until all the races still alive got there."""
+
+    def __init__(self, count: int) -> None:
+        self.missing = count
+        self.opened = asyncio.Event()
+
+    def _arrived(self) -> None:
+        self.missing -= 1
+        if self.missing <= 0:
+            self.opened.set()
+
+    async def wait(self) -> None:
+        self._arrived()
+        await self.opened.wait()
+
+    def give_up(self) -> None:
+        """A race that failed before the gate: the others need not wait for it."""
+        self._arrived()
+
+
+async def one_race(
+    index: int, args: argparse.Namespace, service: Service, http: Any, tally: Tally, gate: Gate
+) -> None:
+    passed = False
+    try:
+        await _one_race(index, args, service, http, tally, gate)
+        passed = True
+    finally:
+        if not passed and not gate.opened.is_set():
+            gate.give_up()
+
+
+async def _one_race(
+    index: int, args: argparse.Namespace, service: Service, http: Any, tally: Tally, gate: Gate
+) -> None:
+    response = await http.post(f"{service.url}/races", json={"name": f"Host {index}", "game": "TF"})
+    expect(response.status_code == 201, tally, "create_failed")
+    host = response.json()
+    race_id = host["race_id"]
+    response = await http.post(
+        f"{service.url}/races/join",
+        json={"join_code": host["join_code"].lower(), "name": f"Guest {index}"},
+    )
+    expect(response.status_code == 201, tally, "join_failed")
+    guest = response.json()
+    players = [host, guest]
+
+    async with contextlib.AsyncExitStack() as stack:
+        conns = []
+        for role in ("host", "guest"):
+            ws = await stack.enter_async_context(ws_connect(service.port))
+            conn = Connection(ws, f"race {index} {role}")
+            stack.push_async_callback(conn.close)
+            conns.append(conn)
+        for conn, who in zip(conns, players, strict=True):
+            await conn.send({"type": "hello", "protocol": 1})
+            await conn.wait_for(lambda f: f.get("type") == "welcome", what="welcome")
+            answer = await conn.request(
+                {"type": "watch_race", "race_id": race_id, "token": who["player_token"]}
+            )
+            expect(answer.get("type") == "race", tally, "watch_refused", answer)
+
+        marks = [len(conn.frames) for conn in conns]
+        for conn in conns:
+            answer = await conn.request(
+                {"type": "race_command", "race_id": race_id, "command": "ready"}
+            )
+            expect(answer.get("status") == "accepted", tally, "ready_refused", answer)
+        for conn, mark in zip(conns, marks, strict=True):
+            running = race_message(race_id, lambda r: r["status"] == "running")
+            await conn.wait_for(running, mark, "the race running")
+
+        async def play(conn: Connection, who: Frame) -> None:
+            game_id = who["game_id"]
+            answer = await conn.request(
+                {"type": "subscribe", "game_id": game_id, "token": who["player_token"]}
+            )
+            expect(answer.get("type") == "subscribed", tally, "subscribe_refused", answer)
+            for _ in range(args.moves):
+                answer = await conn.request({"type": "action", "game_id": game_id, "action": "d"})
+                expect(answer.get("status") == "accepted", tally, "action_refused", answer)
+                tally.counts["actions"] += 1
+
+        await asyncio.gather(*(play(c, w) for c, w in zip(conns, players, strict=True)))
+
+        # The host resigns; the guest's resign, once both saw that, ends the race.
+        marks = [len(conn.frames) for conn in conns]
+        answer = await conns[0].request(
+            {"type": "race_command", "race_id": race_id, "command": "resign"}
+        )
+        expect(answer.get("status") == "accepted", tally, "resign_refused", answer)
+        host_id = host["player_id"]
+
+        def host_resigned(race: Frame) -> bool:
+            return any(
+                p["player_id"] == host_id and p["state"] == "resigned" for p in race["players"]
+            )
+
+        for conn, mark in zip(conns, marks, strict=True):
+            await conn.wait_for(race_message(race_id, host_resigned), mark, "host resigned")
+
+        await gate.wait()
+        if args.spread > 0:
+            # Spread the endings out instead of all at once (see --spread).
+            await asyncio.sleep(args.rng.uniform(0, args.spread))
+        marks = [len(conn.frames) for conn in conns]
+        sent = time.perf_counter()
+        await conns[1].send(
+            {"type": "race_command", "id": "end", "race_id": race_id, "command": "resign"}
+        )
+        arrivals = []
+        finals = []
+        for conn, mark in zip(conns, marks, strict=True):
+            stamp, frame = await conn.wait_for(
+                race_message(race_id, finished_with_result), mark, "the result"
+            )
+            arrivals.append(stamp)
+            finals.append(frame["race"]["result"])
+        tally.latencies.append(max(arrivals) - sent)
+        tally.first.append(min(arrivals) - sent)
+        answer = (await conns[1].wait_for(lambda f: f.get("id") == "end", what="resign answer"))[1]
+        expect(answer.get("status") == "accepted", tally, "final_resign_refused")
+
+        result = finals[0]
+        expect(finals[1] == result, tally, "results_differ")
+        expect(len(result["ranking"]) == 2, tally, "bad_ranking")
+        expect(set(result["records"]) == {p["player_id"] for p in players}, tally, "bad_records")
+        for record in result["records"].values():
+            expect(record.split(" ")[1:] == ["d"] * args.moves, tally, "bad_record")
+        progress = sum(
+            1 for conn in conns for _, f in conn.frames if f.get("type") == "race_progress"
+        )
+        expect(progress == 2 * len(players) * args.moves, tally, "progress_missing")
+        tally.counts["progress_frames"] += progress
+        tally.counts["races_finished"] += 1
+
+
+# =========================================================================== figures
+
+
+def percentile_ms(samples: list[float], q: float) -> float:
+    """Nearest-rank percentile in milliseconds (nan with no samples)."""
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1] * 1000
+
+
+@dataclass(frozen=True)
+class Figure:
+    metric: str
+    value: float | None
+    unit: str
+    label: str
+
+
+def build_figures(args: argparse.Namespace, tally: Tally, elapsed: float) -> list[Figure]:
+    def rounded(value: float) -> float | None:
+        return round(value, 2) if value == value else None  # nan: nothing measured
+
+    failed = args.races - tally.counts["races_finished"]
+    return [
+        Figure(
+            "race.result_p50_ms",
+            rounded(percentile_ms(tally.latencies, 50)),
+            "ms",
+            "ending request -> both players have the result, p50",
+        ),
+        Figure(
+            "race.result_p99_ms",
+            rounded(percentile_ms(tally.latencies, 99)),
+            "ms",
+            "ending request -> both players have the result, p99",
+        ),
+        Figure(
+            "race.result_max_ms",
+            rounded(percentile_ms(tally.latencies, 100)),
+            "ms",
+            "ending request -> both players have the result, max",
+        ),
+        Figure(
+            "race.result_first_p50_ms",
+            rounded(percentile_ms(tally.first, 50)),
+            "ms",
+            "ending request -> the first player has it, p50",
+        ),
+        Figure("race.races", args.races, "count", "concurrent two-player races"),
+        Figure("race.spread_s", args.spread, "s", "final resigns spread over"),
+        Figure("race.finished", tally.counts["races_finished"], "count", "races measured"),
+        Figure("race.actions", tally.counts["actions"], "count", "accepted actions"),
+        Figure(
+            "race.progress_frames",
+            tally.counts["progress_frames"],
+            "count",
+            "race_progress frames received",
+        ),
+        Figure("race.failed", failed, "count", "races that failed or timed out (must be 0)"),
+        Figure("race.elapsed_s", rounded(elapsed), "s", "whole run, set-up included"),
+    ]
+
+
+def report(title: str, figures: list[Figure]) -> None:
+    print(title)
+    width = max(len(f.label) for f in figures)
+    for f in figures:
+        shown = "n/a" if f.value is None else f.value
+        print(f"  {f.label:<{width}}  {shown:>10} {f.unit}")
+    print()
+    for f in figures:
+        print(json.dumps({"metric": f.metric, "value": f.value, "unit": f.unit}))
+
+
+# =========================================================================== main
+
+
+async def run(args: argparse.Namespace) -> int:
+    import httpx2
+    import redis.asyncio as aioredis
+
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
+    redis = aioredis.Redis.from_url(args.redis_url)
+    await redis.flushdb()
+    service = start_service(args)
+    tally = Tally()
+    gate = Gate(args.races)
+    started = time.perf_counter()
+    try:
+        limits = httpx2.Limits(max_connections=64)
+        async with httpx2.AsyncClient(
+            trust_env=False, timeout=REPLY_TIMEOUT, limits=limits
+        ) as http:
+            await wait_ready(service, http)
+            outcomes = await asyncio.gather(
+                *(one_race(i, args, service, http, tally, gate) for i in range(args.races)),
+                return_exceptions=True,
+            )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                print(f"a race failed: {outcome!r}", file=sys.stderr)
+        reasons = {
+            k: v
+            for k, v in tally.counts.items()
+            if k not in ("actions", "progress_frames", "races_finished")
+        }
+        if reasons:
+            print(f"refusals: {reasons}", file=sys.stderr)
+        summary = service.log_summary()
+        if summary:
+            print("service log (warnings and errors), most frequent:", file=sys.stderr)
+            for message, count in summary:
+                print(f"  {count:5d}  {message}", file=sys.stderr)
+    finally:
+        stop_service(service)
+        with contextlib.suppress(Exception):
+            await redis.flushdb()
+        await redis.aclose()
+    elapsed = time.perf_counter() - started
+    title = (
+        f"Race results: {args.races} concurrent two-player races, {args.moves} draws each, "
+        f"countdown {args.countdown:g} s, endings spread over {args.spread:g} s, "
+        f"{os.cpu_count()} CPUs"
+    )
+    figures = build_figures(args, tally, elapsed)
+    report(title, figures)
+    return 0 if tally.counts["races_finished"] == args.races else 1
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--races", type=int, default=100, help="concurrent two-player races")
+    parser.add_argument("--moves", type=int, default=3, help="draws per player before the end")
+    parser.add_argument(
+        "--countdown", type=float, default=1.0, help="race countdown of the service, seconds"
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=DEFAULT_REDIS_URL,
+        help="Redis database to use; it is flushed before and after",
+    )
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="seconds over which the races' final resigns are spread at random, once "
+        "every race is ready to end (0: all at once)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of --spread")
+    parser.add_argument("--quick", action="store_true", help="5 races: a smoke run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.races = 5
+    if args.races < 1 or not 0 <= args.moves <= 20 or args.countdown < 0 or args.spread < 0:
+        parser.error(
+            "--races must be positive, --moves 0..20, --countdown and --spread not negative"
+        )
+    args.rng = random.Random(args.seed)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        try:
+            import uvloop
+        except ImportError:
+            return asyncio.run(run(args))
+        return uvloop.run(run(args))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("interrupted; the service was stopped", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
