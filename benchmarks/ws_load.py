@@ -118,22 +118,20 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
     import uvicorn
 
     _exit_with_parent()
+    from service.__main__ import server_options
+
     sock = socket.socket(fileno=fd)
-    max_frame = 16 * 1024
-    if kind == "service":
-        app, settings = _service_app(redis_url)
-        max_frame = settings.max_frame_bytes
-    else:
+    app, settings = _service_app(redis_url)
+    if kind != "service":
         app = _echo_app()
     # The same options as ``python -m service`` (uvloop, httptools, websockets-sansio,
-    # permessage-deflate when the client offers it), for both servers.
+    # no per-frame compression), for both servers.
     config = uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,
-        ws_max_size=max(max_frame * 8, 1 << 20),
-        proxy_headers=False,
         timeout_graceful_shutdown=2,
+        **server_options(settings),
     )
     uvicorn.Server(config).run(sockets=[sock])
 
