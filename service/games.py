@@ -390,6 +390,12 @@ class Games:
         expected_version: int | None,
         request_id: str | None,
     ) -> Applied:
+        # Every commit carries a request id: if Redis applied a commit whose reply was
+        # lost and the client library sends it again, the id makes that a duplicate
+        # instead of a second application.
+        internal_id = request_id is None
+        if request_id is None:
+            request_id = "~" + secrets.token_hex(8)
         fresh = False
         for _ in range(_COMMIT_ATTEMPTS):
             live = await self._live_game(game_id, fresh)
@@ -416,7 +422,9 @@ class Games:
                     # moved past: judge again on the stored state before refusing.
                     fresh = True
                     continue
-                duplicate = await self._duplicate(game_id, request_id, str(action))
+                duplicate = (
+                    None if internal_id else await self._duplicate(game_id, request_id, action)
+                )
                 if duplicate is not None:
                     return duplicate
                 if isinstance(exc, engine.IllegalActionError):
@@ -479,10 +487,11 @@ class Games:
         )
 
     async def _duplicate(
-        self, game_id: str, request_id: str | None, fingerprint: str
+        self, game_id: str, request_id: str | None, action: engine.Action
     ) -> Applied | None:
         if request_id is None:
             return None
+        fingerprint = str(action)
         try:
             seen = await self.store.seen_request(game_id, request_id)
         except StoreUnavailable as exc:

@@ -23,7 +23,11 @@ import redis.asyncio as aioredis
 from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..config import Settings
 from . import (
@@ -115,7 +119,14 @@ def _game_of_channel(channel: bytes) -> str:
 class RedisStore(Store):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        options: dict[str, Any] = {"socket_timeout": 5.0, "socket_connect_timeout": 2.0}
+        options: dict[str, Any] = {
+            "socket_timeout": 5.0,
+            "socket_connect_timeout": 2.0,
+            # After a Redis restart every pooled connection fails once: try again on a
+            # fresh one. Safe for commits too, as each carries a request id.
+            "retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
+            "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+        }
         url = settings.store_url
         self._redis: aioredis.Redis | RedisCluster
         if url.startswith(CLUSTER_SCHEME):
@@ -151,9 +162,11 @@ class RedisStore(Store):
         return "redis"
 
     async def open(self) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            # Connected now; if Redis is down, the first subscribe (under the lock) does it.
-            await self._pubsub.connect()  # type: ignore[no-untyped-call]
+        if not isinstance(self._redis, RedisCluster):
+            with contextlib.suppress(RedisError, OSError):
+                # Connected now; if Redis is down, the first subscribe (under the lock)
+                # connects. (The cluster client picks its node at the first subscribe.)
+                await self._pubsub.connect()  # type: ignore[no-untyped-call]
         self._reader = asyncio.create_task(self._read_changes(), name="redis-changes")
 
     async def close(self) -> None:

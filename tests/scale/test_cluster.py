@@ -1,0 +1,236 @@
+"""The service on a Redis Cluster of three masters on loopback (``redis+cluster://``).
+
+The set-up starts three cluster-enabled redis-server processes and joins them with
+``redis-cli --cluster create``. Two instances use the cluster (each seeded with a
+different node). Games must land on different nodes (each game's keys together, by their
+hash tag), and changes must fan out: actions on one instance reach a watcher on the
+other, whichever node holds the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.scale.harness import (
+    Game,
+    Instance,
+    Peer,
+    create_game,
+    get_game,
+    http_client,
+    launched,
+    pick_action,
+    post_action,
+)
+
+NODES = 3
+
+
+def _cluster_ports(count: int) -> list[int]:
+    """Free ports whose cluster-bus ports (port + 10000) are free too."""
+    rng = random.Random()
+    ports: list[int] = []
+    for _ in range(500):
+        port = rng.randrange(20000, 40000)
+        if port in ports:
+            continue
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + 10000))
+        except OSError:
+            continue
+        ports.append(port)
+        if len(ports) == count:
+            return ports
+    raise RuntimeError("no free ports for a cluster")
+
+
+def _wait(predicate: object, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if predicate():  # type: ignore[operator]
+                return
+        except redis.RedisError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def cluster_ports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
+    server = shutil.which("redis-server")
+    cli = shutil.which("redis-cli")
+    if server is None or cli is None:
+        pytest.fail("redis-server and redis-cli are needed (apt-get install redis-server)")
+    workdir: Path = tmp_path_factory.mktemp("cluster")
+    ports = _cluster_ports(NODES)
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for port in ports:
+            node_dir = workdir / str(port)
+            node_dir.mkdir()
+            processes.append(
+                subprocess.Popen(
+                    [
+                        server,
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        f"nodes-{port}.conf",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--dir",
+                        str(node_dir),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        for port in ports:
+            _wait(lambda p=port: redis.Redis(port=p).ping(), 10, f"node {port}")
+        subprocess.run(
+            [
+                cli,
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{p}" for p in ports),
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
+        for port in ports:
+            _wait(
+                lambda p=port: redis.Redis(port=p).cluster("info")["cluster_state"] == "ok",
+                30,
+                f"cluster state ok on {port}",
+            )
+        yield ports
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def pair(
+    cluster_ports: list[int], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Instance]]:
+    workdir = tmp_path_factory.mktemp("cluster-instances")
+    first = Instance("c1", f"redis+cluster://127.0.0.1:{cluster_ports[0]}", workdir)
+    second = Instance("c2", f"redis+cluster://127.0.0.1:{cluster_ports[1]}", workdir)
+    with launched(first, second) as started:
+        yield started
+
+
+def _node_of(ports: list[int], game_id: str) -> int:
+    """The port of the node that holds the game's keys (all of them, or it fails)."""
+    holders = set()
+    for port in ports:
+        client = redis.Redis(port=port)
+        try:
+            keys = client.keys(f"sol:{{{game_id}}}:*")
+        finally:
+            client.close()
+        if keys:
+            holders.add(port)
+            names = {k.decode().rsplit(":", 1)[1] for k in keys}
+            assert "g" in names
+    assert len(holders) == 1, f"the keys of {game_id} are on {holders}"
+    return holders.pop()
+
+
+def test_an_instance_starts_on_a_redis_cluster(
+    cluster_ports: list[int], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    workdir = tmp_path_factory.mktemp("cluster-start")
+    instance = Instance("start", f"redis+cluster://127.0.0.1:{cluster_ports[2]}", workdir)
+    with launched(instance):
+        assert instance.alive()
+
+
+async def test_games_spread_over_the_nodes_and_changes_fan_out(
+    cluster_ports: list[int], pair: list[Instance]
+) -> None:
+    one, two = pair
+    rng = random.Random(4)
+    async with http_client() as http:
+        games = [await create_game(http, pair[i % 2]) for i in range(12)]
+        by_node: dict[int, list[Game]] = {}
+        for game in games:
+            by_node.setdefault(_node_of(cluster_ports, game.game_id), []).append(game)
+        assert len(by_node) >= 2, f"all twelve games on one node: {list(by_node)}"
+        # One game from each node that holds some, watched on the other instance.
+        chosen = [node_games[0] for node_games in by_node.values()][:3]
+        watcher = await Peer.open(two, "watcher@c2")
+        player = await Peer.open(two, "player@c2")
+        try:
+            for game in chosen:
+                assert (await watcher.subscribe(game.game_id))["type"] == "subscribed"
+                assert (await player.subscribe(game.game_id, game.token))["role"] == "player"
+
+            async def play(game: Game) -> int:
+                for turn in range(20):
+                    action = pick_action(game.local, rng)
+                    assert action is not None
+                    if turn % 2:
+                        result = await player.act(game.game_id, action, turn)
+                        assert result["status"] == "accepted", result
+                        notation = result["notation"]
+                    else:
+                        response = await post_action(http, one, game, action, turn)
+                        assert response.status_code == 200, response.text
+                        notation = response.json()["notation"]
+                    game.local.play_text(notation)
+                return 20
+
+            finals = await asyncio.gather(*(play(game) for game in chosen))
+            for game, final in zip(chosen, finals, strict=True):
+                for peer in (watcher, player):
+                    view = await peer.wait_version(game.game_id, final)
+                    assert view.versions == list(range(1, final + 1)), peer.label
+                    assert view.state == game.local.public_view()
+                for instance in pair:
+                    assert await get_game(http, instance, game.game_id) == (
+                        final,
+                        game.local.public_view(),
+                    )
+                # The action log is on the game's node, with its other keys.
+                node = _node_of(cluster_ports, game.game_id)
+                client = redis.Redis(port=node)
+                try:
+                    assert client.exists(f"sol:{{{game.game_id}}}:log") == 1
+                finally:
+                    client.close()
+            assert not watcher.schema_errors and not player.schema_errors
+        finally:
+            await watcher.close()
+            await player.close()
