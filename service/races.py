@@ -124,7 +124,11 @@ class Races:
             }
             try:
                 result = await self.store.save_race(
-                    race_id, stored.version, orjson.dumps(doc).decode(), orjson.dumps(message)
+                    race_id,
+                    stored.version,
+                    orjson.dumps(doc).decode(),
+                    orjson.dumps(message),
+                    over=doc["finished_at"] is not None,
                 )
             except StoreUnavailable as exc:
                 raise self.games._unavailable(exc) from exc

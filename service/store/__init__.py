@@ -157,10 +157,11 @@ class Store(ABC):
 
     @abstractmethod
     async def save_race(
-        self, race_id: str, expected_version: int, doc: str, payload: bytes
+        self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:
         """Replaces the race document if still at ``expected_version``, then publishes
-        ``payload`` on the race's topic (``race_topic``)."""
+        ``payload`` on the race's topic (``race_topic``). A race that is ``over`` is kept
+        like a won game (``won_game_ttl_seconds``), for its published result."""
 
     @abstractmethod
     async def race_of_join_code(self, join_code: str) -> str | None: ...

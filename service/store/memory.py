@@ -145,7 +145,7 @@ class MemoryStore(Store):
         return replace(race) if race else None
 
     async def save_race(
-        self, race_id: str, expected_version: int, doc: str, payload: bytes
+        self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:
         race = self._race(race_id)
         if race is None:
@@ -154,7 +154,7 @@ class MemoryStore(Store):
             return CommitResult(CommitStatus.CONFLICT, race.version)
         race.version += 1
         race.doc = doc
-        self._races[race_id] = (race, self._expiry(False))
+        self._races[race_id] = (race, self._expiry(over))
         self._dispatch(Delivery(race_topic(race_id), race.version, payload))
         return CommitResult(CommitStatus.APPLIED, race.version)
 

@@ -83,7 +83,8 @@ v = tonumber(v)
 if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
 local nv = v + 1
 redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', nv)
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) else redis.call('PERSIST', KEYS[1]) end
 redis.call('PUBLISH', KEYS[2], nv .. '\\n' .. ARGV[3])
 return {'applied', nv}
 """
@@ -312,12 +313,13 @@ class RedisStore(Store):
         return StoredRace(race_id, int(fields[b"v"]), _text(fields[b"d"]))
 
     async def save_race(
-        self, race_id: str, expected_version: int, doc: str, payload: bytes
+        self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:
+        settings = self.settings
+        ttl = settings.won_game_ttl_seconds if over else settings.game_ttl_seconds
         try:
             status, version = await self._save_race(
-                keys=_race_keys(race_id),
-                args=[expected_version, doc, payload, self.settings.game_ttl_seconds],
+                keys=_race_keys(race_id), args=[expected_version, doc, payload, ttl]
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc

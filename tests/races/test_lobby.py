@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import redis as redis_client
 
 from tests.races.race_support import (
     create_race,
@@ -296,3 +297,26 @@ def test_watch_before_hello_is_refused(memory_client: CheckedClient) -> None:
         ws.send_json({"type": "watch_race", "id": "w", "race_id": ann["race_id"]})
         refused = ws.receive_json()
         assert refused["type"] == "error" and refused["code"] == "hello_required"
+
+
+def test_a_finished_race_is_kept_for_its_result(clean_redis: str) -> None:
+    """A race that is over keeps its result (WON_GAME_TTL_SECONDS, 0 = for good); a race
+    still in its lobby expires like an idle game."""
+    with service_client(clean_redis, race_countdown_seconds=0.0) as client:
+        host = create_race(client, "Ann")
+        guest = join_race(client, host["join_code"], "Bo")
+        idle = create_race(client, "Cy")
+        for player in (host, guest):
+            token = auth(player["player_token"])
+            client.post(f"/races/{host['race_id']}/ready", json={"ready": True}, headers=token)
+        for player in (host, guest):
+            answer = client.post(
+                f"/races/{host['race_id']}/resign", headers=auth(player["player_token"])
+            )
+        assert answer.json()["race"]["status"] == "finished"
+    keys = redis_client.Redis.from_url(clean_redis)
+    try:
+        assert keys.ttl(f"sol:{{race:{host['race_id']}}}:doc") == -1
+        assert keys.ttl(f"sol:{{race:{idle['race_id']}}}:doc") > 0
+    finally:
+        keys.close()
