@@ -151,8 +151,19 @@ class RedisStore(Store):
             )
             self._redis = aioredis.Redis(connection_pool=pool)
         self._commit = self._redis.register_script(_COMMIT)
+        # The change feed has a client of its own without retries: a lost connection must
+        # reach the reader, which then catches its subscribers up from the logs.
+        feed = self._redis
+        if not isinstance(self._redis, RedisCluster):
+            feed = aioredis.Redis.from_url(
+                url,
+                socket_timeout=options["socket_timeout"],
+                socket_connect_timeout=options["socket_connect_timeout"],
+                health_check_interval=15,
+            )
+        self._feed = feed
         self._save_race = self._redis.register_script(_SAVE_RACE)
-        self._pubsub: PubSub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._pubsub: PubSub = feed.pubsub(ignore_subscribe_messages=True)
         self._subscribed = asyncio.Event()
         # One pub/sub connection: concurrent first subscriptions must not each open one.
         self._pubsub_lock = asyncio.Lock()
@@ -177,6 +188,8 @@ class RedisStore(Store):
                 await self._reader
         with contextlib.suppress(RedisError, OSError):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        if self._feed is not self._redis:
+            await self._feed.aclose()
         await self._redis.aclose()
 
     async def ping(self) -> None:

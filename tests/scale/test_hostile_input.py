@@ -310,9 +310,10 @@ def test_generated_frames_never_crash_the_server_or_change_the_game_unaccepted(
     assert "Exception in ASGI application" not in log
     assert "Traceback" not in log
     assert set(seen) == {"text", "binary"}
-    # The batches reached the game: some actions were accepted, many kinds refused.
+    # The batches reached the game: some actions were accepted, many kinds refused (which
+    # refusals the rules give depends on the random deal, so only these are certain).
     assert outcomes.get("accepted", 0) >= 5, outcomes
-    assert {"bad_json", "bad_message", "invalid_action", "rejected"} <= set(outcomes), outcomes
+    assert {"bad_json", "bad_message", "invalid_action"} <= set(outcomes), outcomes
 
 
 def _receive_until_pong_after(ws: ClientConnection, ping_id: str) -> None:

@@ -120,6 +120,7 @@ def test_a_game_won_through_the_api_is_kept_for_good(clean_redis: str, db: redis
             assert response.status_code == 200, response.text
         assert response.json()["change"]["events"][-1] == {"type": "won"}
         keys = keys_of(db, created["game_id"])
-        assert len(keys) == 2  # no request ids were sent
-        assert [db.ttl(key) for key in keys] == [-1, -1]
+        # State, log, and the request ids the service gives actions sent without one.
+        assert len(keys) == 3
+        assert [db.ttl(key) for key in keys] == [-1, -1, -1]
         assert db.hget(keys[0], "w") == b"1"
