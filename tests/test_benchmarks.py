@@ -1,0 +1,64 @@
+"""The benchmark scripts keep running: each one's smoke run prints its fixed metric lines.
+
+Only that they run and report is checked here, never how fast: figures are for
+docs/benchmarks.md, not for assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_benchmark(script: str, *args: str) -> dict[str, dict[str, object]]:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), "--quick", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = {}
+    for line in done.stdout.splitlines():
+        if line.startswith('{"metric"'):
+            figure = json.loads(line)
+            assert isinstance(figure["value"], int | float) and figure["unit"]
+            figures[figure["metric"]] = figure
+    assert figures, done.stdout[-2000:]
+    return figures
+
+
+def test_engine_benchmark_reports_its_metrics() -> None:
+    figures = run_benchmark("engine.py")
+    for game in ("DS", "TF"):
+        assert f"engine.{game}.actions_per_s" in figures
+        assert f"engine.{game}.legal_listings_per_s" in figures
+    assert "engine.DS.record_bytes_200_undo" in figures
+
+
+@pytest.mark.slow
+def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
+    figures = run_benchmark("ws_load.py", "--redis-url", clean_redis)
+    for metric in (
+        "ws.service.actions_per_s",
+        "ws.echo.msgs_per_s",
+        "ws.ratio_vs_echo",
+        "ws.service.p99_ms",
+        "ws.echo.p99_ms",
+        "redis.DS.bytes_per_game",
+    ):
+        assert metric in figures, metric
+    assert figures["ws.service.state_mismatches"]["value"] == 0
+
+
+@pytest.mark.slow
+def test_race_benchmark_reports_its_metrics(clean_redis: str) -> None:
+    figures = run_benchmark("race_result.py", "--redis-url", clean_redis)
+    assert "race.result_p99_ms" in figures
