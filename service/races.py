@@ -105,13 +105,17 @@ class Races:
 
     async def _update(
         self, race_id: str, change: Callable[[dict[str, Any], int], bool]
-    ) -> dict[str, Any]:
-        """Applies ``change`` (which returns False when there is nothing to save) by CAS."""
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Applies ``change`` (which returns False when there is nothing to save) by CAS.
+
+        Returns the document and the public view pushed with it (None when nothing was
+        saved), so a caller answering with the race need not build the view again.
+        """
         for _ in range(_SAVE_ATTEMPTS):
             stored, doc = await self._load(race_id)
             at = now_ms()
             if not change(doc, at):
-                return doc
+                return doc, None
             self._finish_if_done(doc, at)
             if doc["finished_at"] is not None and "result" not in doc:
                 doc["result"] = await self._result(doc)
@@ -133,7 +137,7 @@ class Races:
             except StoreUnavailable as exc:
                 raise self.games._unavailable(exc) from exc
             if result.status is CommitStatus.APPLIED:
-                return doc
+                return doc, view
             if result.status is CommitStatus.MISSING:
                 raise _error(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
         raise _error(ErrorCode.STALE_VERSION, 409, "the race kept changing; retry")
@@ -351,8 +355,19 @@ class Races:
         await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
 
+    async def _answer(
+        self, doc: dict[str, Any], view: dict[str, Any] | None, token: str | None
+    ) -> dict[str, Any]:
+        """A command's answer: the race (as just pushed, if it changed) and who you are."""
+        race = view if view is not None else await self.view(doc)
+        return {"race": race, "you": self._you(doc, self._player(doc, token))}
+
     async def _joined(
-        self, doc: dict[str, Any], player: dict[str, Any], token: str
+        self,
+        doc: dict[str, Any],
+        player: dict[str, Any],
+        token: str,
+        view: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         return {
             "race_id": doc["race_id"],
@@ -360,7 +375,7 @@ class Races:
             "player_id": player["player_id"],
             "player_token": token,
             "game_id": player["game_id"],
-            "race": await self.view(doc),
+            "race": view if view is not None else await self.view(doc),
         }
 
     async def join(self, join_code: str, name: str) -> dict[str, Any]:
@@ -385,13 +400,13 @@ class Races:
             doc["players"].append(player)
             return True
 
-        doc = await self._update(race_id, add)
-        return await self._joined(doc, player, token)
+        doc, view = await self._update(race_id, add)
+        return await self._joined(doc, player, token, view)
 
     async def state(self, race_id: str, token: str | None = None) -> dict[str, Any]:
         _, doc = await self._load(race_id)
         if _status(doc, now_ms()) == "running" and doc["ends_at"] and now_ms() >= doc["ends_at"]:
-            doc = await self._update(race_id, lambda d, at: True)
+            doc, _ = await self._update(race_id, lambda d, at: True)
         response: dict[str, Any] = {"race": await self.view(doc)}
         if token is not None:
             response["you"] = self._you(doc, self._player(doc, token))
@@ -409,9 +424,9 @@ class Races:
                 self._start(doc, at)
             return True
 
-        doc = await self._update(race_id, mark)
+        doc, view = await self._update(race_id, mark)
         await self._after_start(doc)
-        return {"race": await self.view(doc), "you": self._you(doc, self._player(doc, token))}
+        return await self._answer(doc, view, token)
 
     async def start(self, race_id: str, token: str | None) -> dict[str, Any]:
         def begin(doc: dict[str, Any], at: int) -> bool:
@@ -423,9 +438,9 @@ class Races:
             self._start(doc, at)
             return True
 
-        doc = await self._update(race_id, begin)
+        doc, view = await self._update(race_id, begin)
         await self._after_start(doc)
-        return {"race": await self.view(doc), "you": self._you(doc, self._player(doc, token))}
+        return await self._answer(doc, view, token)
 
     def _start(self, doc: dict[str, Any], at: int) -> None:
         doc["start_at"] = at + int(self.settings.race_countdown_seconds * 1000)
@@ -498,8 +513,8 @@ class Races:
             player["resigned_at"] = at
             return True
 
-        doc = await self._update(race_id, give_up)
-        return {"race": await self.view(doc), "you": self._you(doc, self._player(doc, token))}
+        doc, view = await self._update(race_id, give_up)
+        return await self._answer(doc, view, token)
 
     async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
         _, doc = await self._load(race_id)
@@ -528,7 +543,7 @@ class Races:
                 d["rematch_race_id"] = new_doc["race_id"]
                 return True
 
-            doc = await self._update(race_id, link)
+            doc, _ = await self._update(race_id, link)
         _, new = await self._load(doc["rematch_race_id"])
         return {"race": await self.view(new), "you": self._you(new, self._player(new, token))}
 
@@ -620,5 +635,5 @@ class Races:
             raise
         at = now_ms()
         if doc["finished_at"] is None and doc["ends_at"] is not None and at >= doc["ends_at"]:
-            doc = await self._update(race_id, lambda d, _: d["finished_at"] is None)
+            doc, _ = await self._update(race_id, lambda d, _: d["finished_at"] is None)
         return _status(doc, at)
