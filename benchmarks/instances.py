@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import resource
@@ -50,8 +49,10 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
     sys.path.insert(0, str(ROOT))
 
 try:
+    import _profile
     from _report import Figure, report
 except ImportError:  # imported as part of a package rather than run as a script
+    from benchmarks import _profile
     from benchmarks._report import Figure, report
 
 HOST = "127.0.0.1"
@@ -381,7 +382,7 @@ async def run_cell(
         tally.window_end = tally.window_start + args.duration
         spy = None
         if args.profile and args.profile_cell == f"{n}x{games}":
-            spy = start_profiler(args, servers[0])
+            spy = _profile.start(servers[0].proc.pid, args.profile, args.warmup + args.duration)
         pids = {s.name: s.proc.pid for s in [*servers, redis]}
 
         async def usage() -> dict[str, float]:
@@ -400,7 +401,7 @@ async def run_cell(
                 )
         finally:
             if spy is not None:
-                profile = finish_profiler(args, spy)
+                profile = _profile.finish(spy, args.profile, args.warmup + args.duration)
         await asyncio.gather(*(drain(p, ws) for p, ws in zip(players, sockets, strict=True)))
 
     async def check(player: Player) -> bool:
@@ -422,57 +423,6 @@ async def run_cell(
         sum(p.accepted - p.changes for p in players),
         profile,
     )
-
-
-# =========================================================================== profiling
-
-
-def start_profiler(args: argparse.Namespace, server: Process) -> subprocess.Popen[bytes]:
-    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-    if not Path(exe).exists():
-        raise SystemExit("--profile needs py-spy (pip install py-spy)")
-    command = [
-        exe,
-        "record",
-        *("--pid", str(server.proc.pid), "--format", "speedscope", "--output", args.profile),
-        *("--rate", "200", "--duration", str(max(1, round(args.warmup + args.duration)))),
-    ]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def finish_profiler(args: argparse.Namespace, spy: subprocess.Popen[bytes]) -> dict[str, Any]:
-    try:
-        _, err = spy.communicate(timeout=args.warmup + args.duration + 15)
-    except subprocess.TimeoutExpired:
-        spy.send_signal(signal.SIGINT)
-        _, err = spy.communicate(timeout=10)
-    if spy.returncode != 0 or not Path(args.profile).exists():
-        print(f"py-spy failed: {err.decode(errors='replace')}", file=sys.stderr)
-        return {}
-    return summarise(Path(args.profile))
-
-
-def summarise(path: Path, top: int = 20) -> dict[str, Any]:
-    """Self and inclusive shares of the samples per function (py-spy speedscope file)."""
-    data = json.loads(path.read_text())
-    names = [f"{f['name']} ({Path(f.get('file') or '?').name})" for f in data["shared"]["frames"]]
-    own: Counter[str] = Counter()
-    inclusive: Counter[str] = Counter()
-    total = 0.0
-    for profile in data["profiles"]:
-        for stack, weight in zip(profile["samples"], profile["weights"], strict=True):
-            total += weight
-            if stack:
-                own[names[stack[-1]]] += weight
-            for name in {names[i] for i in stack}:
-                inclusive[name] += weight
-    if not total:
-        return {}
-    return {
-        "seconds": total,
-        "self": [(n, w / total) for n, w in own.most_common(top)],
-        "inclusive": [(n, w / total) for n, w in inclusive.most_common(top * 2)],
-    }
 
 
 # =========================================================================== report
@@ -521,16 +471,6 @@ def print_matrix(cells: list[Cell]) -> None:
     print()
 
 
-def print_profile(profile: dict[str, Any], path: str) -> None:
-    print(f"\nprofile of instance i0 ({profile['seconds']:.1f} s sampled; speedscope: {path})")
-    print("  self time:")
-    for name, share in profile["self"]:
-        print(f"    {share:6.1%}  {name}")
-    print("  inclusive time:")
-    for name, share in profile["inclusive"]:
-        print(f"    {share:6.1%}  {name}")
-
-
 # =========================================================================== main
 
 
@@ -577,7 +517,7 @@ async def run(args: argparse.Namespace) -> int:
     report("figures", figures_of(cells))
     for cell in cells:
         if cell.profile:
-            print_profile(cell.profile, args.profile)
+            _profile.report(cell.profile, "profile of instance i0", args.profile)
     bad = sum(c.mismatches + c.tally.counts["rejected"] for c in cells)
     return 1 if bad else 0
 

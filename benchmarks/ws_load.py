@@ -43,11 +43,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -65,8 +63,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 try:
+    import _profile
     from _report import Figure, report
 except ImportError:  # imported as part of a package rather than run as a script
+    from benchmarks import _profile
     from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
@@ -552,7 +552,11 @@ async def service_phase(
             for _ in players
         ]
         await asyncio.gather(*(open_session(p, ws) for p, ws in zip(players, sockets, strict=True)))
-        spy = start_profiler(args, server) if args.profile else None
+        spy = (
+            _profile.start(server.pid, args.profile, args.warmup + args.duration)
+            if args.profile
+            else None
+        )
         try:
             usage = await run_window(
                 tally,
@@ -564,7 +568,7 @@ async def service_phase(
             )
         finally:
             if spy is not None:
-                profile = finish_profiler(args, spy)
+                profile = _profile.finish(spy, args.profile, args.warmup + args.duration)
         await asyncio.gather(
             *(drain_changes(p, ws, tally) for p, ws in zip(players, sockets, strict=True))
         )
@@ -599,74 +603,6 @@ async def memory_phase(
         "per_key": per_key,
         "undos": tally.counts["undos"],
         "mismatch": check.counts["state_mismatches"],
-    }
-
-
-# =========================================================================== profiling
-
-
-def start_profiler(args: argparse.Namespace, server: ServerProcess) -> subprocess.Popen[bytes]:
-    """py-spy over the service process during the warm-up and the measured window.
-
-    py-spy pauses the process for each sample (about 1% of its time at this rate): the
-    non-blocking mode costs nothing but truncates many asyncio stacks.
-    """
-    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-    if not Path(exe).exists():
-        raise SystemExit("--profile needs py-spy (pip install py-spy)")
-    command = [
-        exe,
-        "record",
-        "--pid",
-        str(server.pid),
-        "--format",
-        "speedscope",
-        "--output",
-        args.profile,
-        "--rate",
-        "200",
-        "--duration",
-        str(max(1, round(args.warmup + args.duration))),
-    ]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def finish_profiler(args: argparse.Namespace, spy: subprocess.Popen[bytes]) -> dict[str, Any]:
-    try:
-        _, err = spy.communicate(timeout=args.warmup + args.duration + 10)
-    except subprocess.TimeoutExpired:
-        spy.send_signal(signal.SIGINT)
-        _, err = spy.communicate(timeout=10)
-    if spy.returncode != 0 or not Path(args.profile).exists():
-        print(f"py-spy failed: {err.decode(errors='replace')}", file=sys.stderr)
-        return {}
-    return summarise_speedscope(Path(args.profile))
-
-
-def summarise_speedscope(path: Path, top: int = 25) -> dict[str, Any]:
-    """Self and inclusive shares of the samples per function, from a py-spy speedscope file.
-
-    Without ``--idle`` py-spy records only when the thread is running or runnable, so the
-    shares are of the time the server had work, including time it waited for a CPU.
-    """
-    data = json.loads(path.read_text())
-    names = [f"{f['name']} ({Path(f.get('file') or '?').name})" for f in data["shared"]["frames"]]
-    self_w: Counter[str] = Counter()
-    incl_w: Counter[str] = Counter()
-    total = 0.0
-    for profile in data["profiles"]:
-        for stack, weight in zip(profile["samples"], profile["weights"], strict=True):
-            total += weight
-            if stack:
-                self_w[names[stack[-1]]] += weight
-            for name in {names[i] for i in stack}:
-                incl_w[name] += weight
-    if not total:
-        return {}
-    return {
-        "seconds": total,
-        "self": [(n, w / total) for n, w in self_w.most_common(top)],
-        "inclusive": [(n, w / total) for n, w in incl_w.most_common(top * 2)],
     }
 
 
@@ -854,22 +790,9 @@ async def run(args: argparse.Namespace) -> int:
     report(title, build_figures(args, echo, service, memory))
     profile = service[2]
     if profile:
-        print_profile(profile, args.profile)
+        _profile.report(profile, "service profile", args.profile, sys.stderr)
     bad = service[0].counts["state_mismatches"] + service[0].counts["rejected"] + memory["mismatch"]
     return 1 if bad else 0
-
-
-def print_profile(profile: dict[str, Any], path: str) -> None:
-    print(
-        f"\nservice profile ({profile['seconds']:.1f} s sampled while busy; speedscope: {path})",
-        file=sys.stderr,
-    )
-    print("  self time:", file=sys.stderr)
-    for name, share in profile["self"]:
-        print(f"    {share:6.1%}  {name}", file=sys.stderr)
-    print("  inclusive time:", file=sys.stderr)
-    for name, share in profile["inclusive"]:
-        print(f"    {share:6.1%}  {name}", file=sys.stderr)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
