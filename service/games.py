@@ -175,19 +175,25 @@ class Games:
             raise not_found(game_id)
         return stored
 
+    async def _actions(self, game_id: str) -> list[str]:
+        try:
+            actions = await self.store.actions(game_id)
+        except StoreUnavailable as exc:
+            raise self._unavailable(exc) from exc
+        if actions is None:
+            raise not_found(game_id)
+        return actions
+
     async def create(
         self, game: str, draw: int, scoring: str, code_text: str | None
     ) -> dict[str, Any]:
-        if code_text is not None:
-            try:
+        try:
+            if code_text is not None:
                 code = engine.GameCode.parse(code_text)
-            except engine.InvalidCodeError as exc:
-                raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
-        else:
-            try:
+            else:
                 code = engine.GameCode.random(engine.GameKind(game), draw, engine.Scoring(scoring))
-            except engine.InvalidCodeError as exc:
-                raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+        except engine.InvalidCodeError as exc:
+            raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
         state = engine.new_game(code)
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
@@ -257,12 +263,7 @@ class Games:
                 raise race_running()
         elif not stored.won:
             self.authorize(stored.token_hash, token)
-        try:
-            actions = await self.store.actions(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
-        if actions is None:
-            raise not_found(game_id)
+        actions = await self._actions(game_id)
         return {
             "game_id": game_id,
             "code": stored.code,
@@ -281,12 +282,7 @@ class Games:
         snapshot with ``recovered: false`` instead.
         """
         stored = await self._readable(game_id, token)
-        try:
-            actions = await self.store.actions(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
-        if actions is None:
-            raise not_found(game_id)
+        actions = await self._actions(game_id)
         version = len(actions)
         if since > version or version - since > self.settings.catchup_limit:
             game = engine.deserialize(stored.state)
@@ -504,9 +500,6 @@ class Games:
         return await self._answer_duplicate(game_id, version)
 
     async def _answer_duplicate(self, game_id: str, version: int) -> Applied:
-        try:
-            actions = await self.store.actions(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
-        notation = actions[version - 1] if actions and len(actions) >= version else "?"
+        actions = await self._actions(game_id)
+        notation = actions[version - 1] if len(actions) >= version else "?"
         return Applied(version, notation, True, None)

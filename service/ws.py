@@ -189,19 +189,23 @@ class Connection:
                     await self.error(exc.code, exc.message, game_id=game_id)
                     return
                 await asyncio.sleep(delay)
+        await self._send_catch_up(game_id, result)
+        sub.last_version = result["version"]
+
+    async def _send_catch_up(self, game_id: str, result: dict[str, Any]) -> None:
+        """The missed changes in order, or a snapshot when they are not recovered."""
         if result["recovered"]:
             for change in result["changes"]:
                 await self.send(change)
-        else:
-            await self.send(
-                {
-                    "type": "snapshot",
-                    "game_id": game_id,
-                    "version": result["version"],
-                    "state": result["state"],
-                }
-            )
-        sub.last_version = result["version"]
+            return
+        await self.send(
+            {
+                "type": "snapshot",
+                "game_id": game_id,
+                "version": result["version"],
+                "state": result["state"],
+            }
+        )
 
     # ------------------------------------------------------------------ receiving
 
@@ -375,18 +379,7 @@ class Connection:
                     "recovered": result["recovered"],
                 }
             )
-            if result["recovered"]:
-                for change in result["changes"]:
-                    await self.send(change)
-            else:
-                await self.send(
-                    {
-                        "type": "snapshot",
-                        "game_id": game_id,
-                        "version": version,
-                        "state": result["state"],
-                    }
-                )
+            await self._send_catch_up(game_id, result)
 
     def _check_subscription_room(self) -> None:
         if len(self.subscriptions) + len(self.race_watches) >= self.settings.max_subscriptions:
