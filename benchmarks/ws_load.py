@@ -118,7 +118,7 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
     import uvicorn
 
     _exit_with_parent()
-    from service.__main__ import server_options
+    from service.server import server_options
 
     sock = socket.socket(fileno=fd)
     app, settings = _service_app(redis_url)
