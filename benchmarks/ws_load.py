@@ -1,16 +1,20 @@
 #!/usr/bin/env python
 """WebSocket load: the game service against a bare echo endpoint on the same stack.
 
-One run starts two servers, each in its own process, on free ports of 127.0.0.1:
+One run starts three servers, each in its own process, on free ports of 127.0.0.1:
 
 - the real service (``service.app.create_app``) with the Redis store and rate limits set
   out of reach, under uvicorn as ``python -m service`` runs it;
 - a bare echo endpoint: a Starlette app with one WebSocket route that sends every text
-  frame back, under the same uvicorn configuration.
+  frame back, under the same uvicorn configuration;
+- echo + store: the same echo, but each frame first makes one round trip to Redis through
+  the service's own store (a PUBLISH on its pooled client). It is the floor of any
+  server that answers an action only once it is stored, which ours must do.
 
 The load driver (this process, asyncio and the ``websockets`` client) then runs:
 
-1. echo: N connections, each sending an action-sized JSON frame and awaiting the echo;
+1. echo, then echo + store: N connections, each sending an action-sized JSON frame and
+   awaiting the echo;
 2. service: N games created over HTTP, one WebSocket per game (hello, subscribe with the
    player token), each looping: pick a random legal action (sometimes an undo) from a
    local copy of the game kept with ``service.engine``, send it with a request id and
@@ -84,18 +88,29 @@ STOP_TIMEOUT = 8.0
 # The children run this same file with the hidden ``--serve`` option.
 
 
-def _echo_app() -> Any:
+def _echo_app(settings: Any = None) -> Any:
+    """The bare echo; with ``settings``, each frame first goes through the service's Redis
+    store (one PUBLISH on its pooled client): the least any server that stores an action
+    before answering it must do."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
+    from service.store.redis import RedisStore
+
+    store = RedisStore(settings) if settings is not None else None
+    topic = f"bench-{secrets.token_hex(4)}"
+
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
         try:
             while True:
-                await websocket.send_text(await websocket.receive_text())
+                text = await websocket.receive_text()
+                if store is not None:
+                    await store.publish(topic, text.encode())
+                await websocket.send_text(text)
         except WebSocketDisconnect:
             pass
 
@@ -122,8 +137,10 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
 
     sock = socket.socket(fileno=fd)
     app, settings = _service_app(redis_url)
-    if kind != "service":
+    if kind == "echo":
         app = _echo_app()
+    elif kind == "echo-store":
+        app = _echo_app(settings)
     # The same options as ``python -m service`` (uvloop, httptools, websockets-sansio,
     # no per-frame compression), for both servers.
     config = uvicorn.Config(
@@ -363,7 +380,9 @@ async def run_window(
 # --------------------------------------------------------------------------- echo
 
 
-async def echo_phase(args: argparse.Namespace, server: ServerProcess) -> tuple[Tally, Usage]:
+async def echo_phase(
+    args: argparse.Namespace, server: ServerProcess, redis: Any | None = None
+) -> tuple[Tally, Usage]:
     import orjson
 
     tally = Tally()
@@ -398,6 +417,7 @@ async def echo_phase(args: argparse.Namespace, server: ServerProcess) -> tuple[T
             args.warmup,
             args.duration,
             server,
+            redis,
         )
     return tally, usage
 
@@ -633,10 +653,13 @@ def figure(
 def build_figures(
     args: argparse.Namespace,
     echo: tuple[Tally, Usage],
+    echo_store: tuple[Tally, Usage],
     service: tuple[Tally, Usage, dict[str, Any]],
     memory: dict[str, Any],
 ) -> list[Figure]:
     echo_tally, echo_usage = echo
+    store_tally, store_usage = echo_store
+    store_cpu = per(store_usage.server, store_tally.done)
     svc, svc_usage, _ = service
     ratio = divide(svc.rate, echo_tally.rate)
     svc_cpu = per(svc_usage.server, svc.done)
@@ -674,6 +697,38 @@ def build_figures(
         for key, value in sorted(memory["per_key"].items())
     ]
     figures += [
+        figure(
+            "ws.echo_store.msgs_per_s",
+            store_tally.rate,
+            "1/s",
+            "echo + one store round trip: messages per s",
+        ),
+        figure(
+            "ws.echo_store.ratio_vs_echo",
+            divide(store_tally.rate, echo_tally.rate),
+            "ratio",
+            "echo + store / echo throughput",
+        ),
+        figure(
+            "ws.ratio_vs_echo_store",
+            divide(svc.rate, store_tally.rate),
+            "ratio",
+            "service / (echo + store) throughput",
+        ),
+        figure("ws.echo_store.p50_ms", store_tally.percentile_ms(50), "ms", "echo + store: p50"),
+        figure("ws.echo_store.p99_ms", store_tally.percentile_ms(99), "ms", "echo + store: p99"),
+        figure(
+            "ws.echo_store.server_cpu_us",
+            store_cpu,
+            "us",
+            "echo + store process CPU per message",
+        ),
+        figure(
+            "ws.echo_store.redis_cpu_us",
+            per(store_usage.redis, store_tally.done),
+            "us",
+            "Redis CPU per echo + store message",
+        ),
         figure(
             "ws.ratio_vs_echo_cpu",
             divide(echo_cpu, svc_cpu),
@@ -766,13 +821,16 @@ async def run(args: argparse.Namespace) -> int:
     servers: list[ServerProcess] = []
     try:
         servers.append(start_server("echo", args.redis_url))
+        servers.append(start_server("echo-store", args.redis_url))
         servers.append(start_server("service", args.redis_url))
-        echo_server, service_server = servers
+        echo_server, echo_store_server, service_server = servers
         limits = httpx2.Limits(max_connections=64)
         async with httpx2.AsyncClient(trust_env=False, timeout=15.0, limits=limits) as http:
             await wait_ready(echo_server, http, "/healthz")
+            await wait_ready(echo_store_server, http, "/healthz")
             await wait_ready(service_server, http, "/readyz")
             echo = await echo_phase(args, echo_server)
+            echo_store = await echo_phase(args, echo_store_server, redis)
             service = await service_phase(args, service_server, http, redis, rng)
             memory = await memory_phase(args, service_server, http, redis, rng)
     finally:
@@ -787,7 +845,7 @@ async def run(args: argparse.Namespace) -> int:
         f"{args.warmup:g} s warm-up, compression={args.compression or 'none'}, "
         f"{os.cpu_count()} CPUs"
     )
-    report(title, build_figures(args, echo, service, memory))
+    report(title, build_figures(args, echo, echo_store, service, memory))
     profile = service[2]
     if profile:
         _profile.report(profile, "service profile", args.profile, sys.stderr)
@@ -819,7 +877,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="record the service with py-spy (speedscope) during the window",
     )
-    parser.add_argument("--serve", choices=["service", "echo"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--serve", choices=["service", "echo", "echo-store"], help=argparse.SUPPRESS
+    )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:

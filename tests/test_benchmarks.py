@@ -53,9 +53,12 @@ def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
         "ws.service.p99_ms",
         "ws.echo.p99_ms",
         "redis.DS.bytes_per_game",
+        "ws.echo_store.msgs_per_s",
+        "ws.ratio_vs_echo_store",
     ):
         assert metric in figures, metric
     assert figures["ws.service.state_mismatches"]["value"] == 0
+    assert figures["ws.echo_store.msgs_per_s"]["value"] > 0
 
 
 @pytest.mark.slow

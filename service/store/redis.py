@@ -25,8 +25,9 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..config import Settings
@@ -49,12 +50,17 @@ local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {'missing', 0} end
 v = tonumber(v)
 if ARGV[4] ~= '' then
-  local seen = redis.call('LRANGE', KEYS[3], 0, -1)
-  for _, entry in ipairs(seen) do
-    local rid, version, fp = string.match(entry, '^(.*)\\t(%d+)\\t([^\\t]*)$')
-    if rid == ARGV[4] then
-      if fp == ARGV[11] then return {'duplicate', tonumber(version)} end
-      return {'reused', tonumber(version)}
+  -- A plain prefix test first: a pattern match of every remembered entry costs more
+  -- than the rest of the script.
+  local prefix = ARGV[4] .. '\\t'
+  local n = #prefix
+  for _, entry in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
+    if string.sub(entry, 1, n) == prefix then
+      local version, fp = string.match(entry, '^(%d+)\\t([^\\t]*)$', n + 1)
+      if version then
+        if fp == ARGV[11] then return {'duplicate', tonumber(version)} end
+        return {'reused', tonumber(version)}
+      end
     end
   end
 end
@@ -91,6 +97,66 @@ return {'applied', nv}
 
 _RETRY_CAP = 5.0
 CLUSTER_SCHEME = "redis+cluster://"
+
+
+class _GroupCommit:
+    """Runs one script for many callers, the calls made meanwhile batched into pipelines.
+
+    Through redis-py a lone script call costs this process about 80-100 us of CPU, in a
+    pipeline about 20: under load, when many games commit at once, batching them is the
+    largest saving there is. A lone call goes out at once, so nothing waits for a batch
+    to fill; calls made while a batch is on its way go out together as the next one.
+    """
+
+    def __init__(self, redis: aioredis.Redis, script: str) -> None:
+        self._redis = redis
+        self._script = script
+        self._sha = redis.register_script(script).sha
+        self._queue: list[tuple[tuple[str, ...], list[Any], asyncio.Future[Any]]] = []
+        self._sender: asyncio.Task[None] | None = None
+
+    async def __call__(self, keys: tuple[str, ...], args: list[Any]) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((keys, args, future))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send(), name="redis-group-commit")
+        return await future
+
+    async def _send(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                replies = await self._execute([(keys, args) for keys, args, _ in batch])
+            except Exception as exc:
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            except BaseException:  # cancelled: the store is closing
+                for _, _, future in batch + self._queue:
+                    future.cancel()
+                raise
+            for (_, _, future), reply in zip(batch, replies, strict=True):
+                if future.done():  # its caller gave up; the commit stands all the same
+                    continue
+                if isinstance(reply, Exception):
+                    future.set_exception(reply)
+                else:
+                    future.set_result(reply)
+
+    async def _execute(self, calls: list[tuple[tuple[str, ...], list[Any]]]) -> list[Any]:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for keys, args in calls:
+                pipe.evalsha(self._sha, len(keys), *keys, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if missing:
+            # Redis lost its script cache (a restart): a NOSCRIPT call did not run.
+            await self._redis.script_load(self._script)
+            again = await self._execute([calls[i] for i in missing])
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+        return replies
 
 
 def _keys(game_id: str) -> tuple[str, str, str, str]:
@@ -150,7 +216,10 @@ class RedisStore(Store):
                 **options,
             )
             self._redis = aioredis.Redis(connection_pool=pool)
-        self._commit = self._redis.register_script(_COMMIT)
+        self._commit: AsyncScript | _GroupCommit = self._redis.register_script(_COMMIT)
+        if not isinstance(self._redis, RedisCluster):
+            # A cluster pipeline splits by node anyway; commits there go one by one.
+            self._commit = _GroupCommit(self._redis, _COMMIT)
         # The change feed has a client of its own without retries: a lost connection must
         # reach the reader, which then catches its subscribers up from the logs.
         feed = self._redis

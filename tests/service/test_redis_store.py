@@ -3,6 +3,7 @@ Double Solitaire game takes."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 
@@ -124,3 +125,28 @@ def test_a_game_won_through_the_api_is_kept_for_good(clean_redis: str, db: redis
         assert len(keys) == 3
         assert [db.ttl(key) for key in keys] == [-1, -1, -1]
         assert db.hget(keys[0], "w") == b"1"
+
+
+async def test_commits_survive_a_flushed_script_cache(clean_redis: str, db: redis.Redis) -> None:
+    """After a Redis restart the commit script is no longer cached there: the commits that
+    met NOSCRIPT (several at once among them) are run again, each exactly once."""
+    store = open_store(Settings(store_url=clean_redis))
+    await store.open()
+    try:
+        games = [f"g{n}" for n in range(6)]
+        for game_id in games:
+            await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+        first = await store.commit(games[0], 0, "s1", "d", "r1", False, b"{}")
+        assert first.status is CommitStatus.APPLIED
+        db.script_flush()
+        results = await asyncio.gather(
+            *(store.commit(game_id, 0, "s1", "d", "r1", False, b"{}") for game_id in games)
+        )
+        assert [(r.status, r.version) for r in results] == [
+            (CommitStatus.DUPLICATE, 1),
+            *[(CommitStatus.APPLIED, 1)] * 5,
+        ]
+        for game_id in games:
+            assert await store.actions(game_id) == ["d"]
+    finally:
+        await store.close()

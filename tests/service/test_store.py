@@ -127,6 +127,50 @@ async def test_commit_statuses(store: Store) -> None:
     assert await store.actions("g") == ["d", "c1>f"]
 
 
+async def test_request_ids_match_whole_not_by_prefix(store: Store) -> None:
+    """Ids may hold any character, tabs included: one id that begins another (or begins
+    with what looks like a version) is a different id."""
+    await store.create(stored_game("g"))
+    ids = ["a\tb", "a\t1", "a", "a\t", "\t", "a\t1\tc"]
+    for number, request_id in enumerate(ids, start=1):
+        result = await commit(store, "g", number - 1, "d", request_id)
+        assert (result.status, result.version) == (CommitStatus.APPLIED, number), request_id
+    for number, request_id in enumerate(ids, start=1):
+        result = await commit(store, "g", len(ids), "d", request_id)
+        assert (result.status, result.version) == (CommitStatus.DUPLICATE, number), request_id
+        assert await store.seen_request("g", request_id) == (number, "d")
+    assert await store.seen_request("g", "a\tb\t1") is None
+
+
+async def test_concurrent_commits_each_get_their_own_answer(store: Store) -> None:
+    """Commits of many games at once (the Redis store sends them together): each caller
+    gets its own status and version, and every game holds exactly its own actions."""
+    games = [f"g{n}" for n in range(40)]
+    for game_id in games:
+        await store.create(stored_game(game_id))
+
+    async def play(game_id: str) -> list[tuple[CommitStatus, int]]:
+        answers = []
+        for version in range(5):
+            result = await commit(store, game_id, version, f"c{version}>f", f"{game_id}-{version}")
+            answers.append((result.status, result.version))
+        # A stale one and a repeated one, in the same rush.
+        stale = await commit(store, game_id, 2, "d")
+        again = await commit(store, game_id, 0, "c0>f", f"{game_id}-0")
+        return [*answers, (stale.status, stale.version), (again.status, again.version)]
+
+    results = await asyncio.gather(*(play(game_id) for game_id in games))
+    for game_id, answers in zip(games, results, strict=True):
+        assert answers == [
+            *((CommitStatus.APPLIED, v) for v in range(1, 6)),
+            (CommitStatus.CONFLICT, 5),
+            (CommitStatus.DUPLICATE, 1),
+        ], game_id
+        assert await store.actions(game_id) == [f"c{v}>f" for v in range(5)]
+        loaded = await store.load(game_id)
+        assert loaded is not None and (loaded.version, loaded.state) == (5, "state-5")
+
+
 async def test_a_full_game_refuses_more_actions(store_url: str) -> None:
     store = await opened(store_url, max_actions_per_game=3)
     try:
