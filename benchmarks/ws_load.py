@@ -8,8 +8,8 @@ One run starts three servers, each in its own process, on free ports of 127.0.0.
 - a bare echo endpoint: a Starlette app with one WebSocket route that sends every text
   frame back, under the same uvicorn configuration;
 - echo + store: the same echo, but each frame first makes one round trip to Redis through
-  the service's own store (a PUBLISH on its pooled client). It is the floor of any
-  server that answers an action only once it is stored, which ours must do.
+  the service's own store (a PUBLISH on its pooled client): what one Redis round trip per
+  message costs on this stack.
 
 The load driver (this process, asyncio and the ``websockets`` client) then runs:
 
@@ -90,8 +90,7 @@ STOP_TIMEOUT = 8.0
 
 def _echo_app(settings: Any = None) -> Any:
     """The bare echo; with ``settings``, each frame first goes through the service's Redis
-    store (one PUBLISH on its pooled client): the least any server that stores an action
-    before answering it must do."""
+    store (one PUBLISH on its pooled client), to show what one round trip costs."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
