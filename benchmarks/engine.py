@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-from service.engine import (  # noqa: E402
+from benchmarks._report import Figure, report
+from service.engine import (
     Action,
     GameCode,
     GameKind,
@@ -39,11 +40,6 @@ from service.engine import (  # noqa: E402
     column,
     new_game,
 )
-
-try:
-    from _report import Figure, report
-except ImportError:  # imported as part of a package rather than run as a script
-    from benchmarks._report import Figure, report
 
 TARGET_ACTIONS_PER_S = 100_000
 TARGET_RECORD_BYTES = 4 * 1024

@@ -36,28 +36,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-try:
-    from _report import Figure, report
-    from instances import (
-        HOST,
-        Process,
-        free_port,
-        raise_open_files,
-        start_redis,
-        wait_ready,
-        wait_redis,
-    )
-except ImportError:  # imported as part of a package rather than run as a script
-    from benchmarks._report import Figure, report
-    from benchmarks.instances import (
-        HOST,
-        Process,
-        free_port,
-        raise_open_files,
-        start_redis,
-        wait_ready,
-        wait_redis,
-    )
+from benchmarks._processes import (
+    HOST,
+    Process,
+    raise_open_files,
+    start_redis,
+    start_service,
+    wait_ready,
+    wait_redis,
+)
+from benchmarks._report import Figure, report
 
 REPLY_TIMEOUT = 30.0
 WARMUP_CONNECTIONS = 20
@@ -86,30 +74,9 @@ def open_files_limit(pid: int) -> int:
     return -1
 
 
-def start_service(redis_port: int) -> Process:
-    import subprocess
-
-    port = free_port()
-    env = {
-        **os.environ,
-        "STORE_URL": f"redis://{HOST}:{redis_port}/0",
-        "HOST": HOST,
-        "PORT": str(port),
-        "RATE_PER_SECOND": "1000",
-        "RATE_BURST": "1000",
-        "LOG_LEVEL": "warning",
-        "PYTHONUNBUFFERED": "1",
-    }
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by Process.stop
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WRAPPER],
-        env=env,
-        cwd=str(ROOT),
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return Process("service", proc, port, log)
+def start_service_with_raised_file_limit(redis_port: int) -> Process:
+    rates = {"RATE_PER_SECOND": "1000", "RATE_BURST": "1000"}
+    return start_service("service", f"redis://{HOST}:{redis_port}/0", rates, command=WRAPPER)
 
 
 def connect(port: int) -> Any:
@@ -170,7 +137,7 @@ async def run(args: argparse.Namespace) -> int:
         server: Process | None = None
         try:
             await wait_redis(redis.port)
-            server = start_service(redis.port)
+            server = start_service_with_raised_file_limit(redis.port)
             async with httpx2.AsyncClient(trust_env=False, timeout=30.0) as http:
                 await wait_ready(http, server)
                 pid = server.proc.pid

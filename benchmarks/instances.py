@@ -30,12 +30,8 @@ import asyncio
 import contextlib
 import os
 import random
-import resource
 import secrets
-import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,142 +44,28 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-try:
-    import _profile
-    from _report import Figure, report
-except ImportError:  # imported as part of a package rather than run as a script
-    from benchmarks import _profile
-    from benchmarks._report import Figure, report
+from benchmarks import _profile
+from benchmarks._processes import (
+    Process,
+    cpu_seconds,
+    percentile_ms,
+    raise_open_files,
+    start_redis,
+    start_service,
+    wait_ready,
+    wait_redis,
+)
+from benchmarks._report import Figure, report
 
 HOST = "127.0.0.1"
 UNDO_SHARE = 0.1
 REPLY_TIMEOUT = 15.0
-READY_TIMEOUT = 60.0
-
-
-# =========================================================================== processes
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def raise_open_files() -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return float("nan")
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@dataclass
-class Process:
-    name: str
-    proc: subprocess.Popen[bytes]
-    port: int
-    log: Any
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
-
-    def tail(self, lines: int = 30) -> str:
-        self.log.flush()
-        self.log.seek(0)
-        return "".join(self.log.read().decode(errors="replace").splitlines(True)[-lines:])
-
-
-def start_redis(workdir: Path) -> Process:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("redis-server is needed (apt-get install redis-server)")
-    port = free_port()
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by Process.stop
-    proc = subprocess.Popen(
-        [
-            binary,
-            *("--port", str(port), "--bind", HOST, "--save", "", "--appendonly", "no"),
-            *("--dir", str(workdir), "--maxclients", "20000"),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return Process("redis", proc, port, log)
 
 
 def start_instance(name: str, redis_port: int, url_options: str = "") -> Process:
-    port = free_port()
     query = f"?{url_options}" if url_options else ""
-    env = {
-        **os.environ,
-        "STORE_URL": f"redis://{HOST}:{redis_port}/0{query}",
-        "HOST": HOST,
-        "PORT": str(port),
-        "RATE_PER_SECOND": "1000000000",
-        "RATE_BURST": "1000000000",
-        "LOG_LEVEL": "warning",
-        "PYTHONUNBUFFERED": "1",
-    }
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by Process.stop
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "service"],
-        env=env,
-        cwd=str(ROOT),
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return Process(name, proc, port, log)
-
-
-async def wait_ready(http: Any, process: Process, path: str = "/readyz") -> None:
-    deadline = time.monotonic() + READY_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.proc.poll() is not None:
-            raise RuntimeError(f"{process.name} exited:\n{process.tail()}")
-        with contextlib.suppress(Exception):
-            response = await http.get(f"http://{HOST}:{process.port}{path}", timeout=2.0)
-            if response.status_code == 200:
-                return
-        await asyncio.sleep(0.05)
-    raise RuntimeError(f"{process.name} not ready:\n{process.tail()}")
-
-
-async def wait_redis(port: int) -> None:
-    import redis.asyncio as aioredis
-
-    client = aioredis.Redis(host=HOST, port=port)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                await client.ping()
-                return
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                await asyncio.sleep(0.05)
-    finally:
-        await client.aclose()
+    limits = {"RATE_PER_SECOND": "1000000000", "RATE_BURST": "1000000000"}
+    return start_service(name, f"redis://{HOST}:{redis_port}/0{query}", limits)
 
 
 # =========================================================================== one cell
@@ -208,11 +90,7 @@ class Tally:
                 self.refused += 1
 
     def percentile_ms(self, q: float) -> float:
-        if not self.latencies:
-            return float("nan")
-        ordered = sorted(self.latencies)
-        rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-        return ordered[rank - 1] * 1000
+        return percentile_ms(self.latencies, q)
 
 
 @dataclass

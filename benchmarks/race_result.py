@@ -36,14 +36,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -52,10 +48,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
+if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks._processes import HOST, Process, percentile_ms, start_service, wait_ready
+from benchmarks._report import Figure, report
+
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
 REPLY_TIMEOUT = 15.0
-STOP_TIMEOUT = 8.0
 
 Frame = dict[str, Any]
 
@@ -63,93 +63,15 @@ Frame = dict[str, Any]
 # =========================================================================== the service
 
 
-@dataclass
-class Service:
-    proc: subprocess.Popen[bytes]
-    port: int
-    log: Any
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    def log_summary(self, top: int = 5) -> list[tuple[str, int]]:
-        """The most frequent log messages (their first 160 characters) with their counts."""
-        counts: Counter[str] = Counter()
-        for line in self.log_tail(100_000).splitlines():
-            start = line.find('"message":"')
-            text = line[start + 11 :] if start >= 0 else line.strip()
-            if text:
-                counts[text[:160]] += 1
-        return counts.most_common(top)
-
-    def log_tail(self, lines: int = 30) -> str:
-        with contextlib.suppress(OSError):
-            self.log.flush()
-            self.log.seek(0)
-            return "".join(self.log.read().decode(errors="replace").splitlines(True)[-lines:])
-        return ""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def start_service(args: argparse.Namespace) -> Service:
-    port = free_port()
-    env = {
-        **os.environ,
-        "STORE_URL": args.redis_url,
-        "HOST": HOST,
-        "PORT": str(port),
-        "LOG_LEVEL": "warning",
-        "RACE_COUNTDOWN_SECONDS": str(args.countdown),
-    }
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_service
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "service"],
-        cwd=str(ROOT),
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    return Service(proc, port, log)
-
-
-def stop_service(service: Service) -> None:
-    """SIGTERM (uvicorn's graceful shutdown), then SIGKILL; bounded in time."""
-    proc = service.proc
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(2)
-    service.log.close()
-
-
-async def wait_ready(service: Service, http: Any, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    last: Exception | None = None
-    while time.monotonic() < deadline:
-        if service.proc.poll() is not None:
-            raise RuntimeError(f"the service exited:\n{service.log_tail()}")
-        try:
-            response = await http.get(f"{service.url}/readyz", timeout=2.0)
-            if response.status_code == 200:
-                return
-            last = RuntimeError(f"/readyz answered {response.status_code}")
-        except Exception as exc:  # still starting
-            last = exc
-        await asyncio.sleep(0.05)
-    raise RuntimeError(f"the service is not ready: {last}\n{service.log_tail()}")
+def log_summary(service: Process, top: int = 5) -> list[tuple[str, int]]:
+    """The most frequent log messages (their first 160 characters) with their counts."""
+    counts: Counter[str] = Counter()
+    for line in service.tail(100_000).splitlines():
+        start = line.find('"message":"')
+        text = line[start + 11 :] if start >= 0 else line.strip()
+        if text:
+            counts[text[:160]] += 1
+    return counts.most_common(top)
 
 
 # =========================================================================== players
@@ -294,7 +216,7 @@ class Gate:
 
 
 async def one_race(
-    index: int, args: argparse.Namespace, service: Service, http: Any, tally: Tally, gate: Gate
+    index: int, args: argparse.Namespace, service: Process, http: Any, tally: Tally, gate: Gate
 ) -> None:
     passed = False
     try:
@@ -306,7 +228,7 @@ async def one_race(
 
 
 async def _one_race(
-    index: int, args: argparse.Namespace, service: Service, http: Any, tally: Tally, gate: Gate
+    index: int, args: argparse.Namespace, service: Process, http: Any, tally: Tally, gate: Gate
 ) -> None:
     response = await http.post(f"{service.url}/races", json={"name": f"Host {index}", "game": "TF"})
     expect(response.status_code == 201, tally, "create_failed")
@@ -413,26 +335,9 @@ async def _one_race(
 # =========================================================================== figures
 
 
-def percentile_ms(samples: list[float], q: float) -> float:
-    """Nearest-rank percentile in milliseconds (nan with no samples)."""
-    if not samples:
-        return float("nan")
-    ordered = sorted(samples)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1] * 1000
-
-
-@dataclass(frozen=True)
-class Figure:
-    metric: str
-    value: float | None
-    unit: str
-    label: str
-
-
 def build_figures(args: argparse.Namespace, tally: Tally, elapsed: float) -> list[Figure]:
-    def rounded(value: float) -> float | None:
-        return round(value, 2) if value == value else None  # nan: nothing measured
+    def rounded(value: float) -> float:
+        return round(value, 2)
 
     failed = args.races - tally.counts["races_finished"]
     return [
@@ -475,17 +380,6 @@ def build_figures(args: argparse.Namespace, tally: Tally, elapsed: float) -> lis
     ]
 
 
-def report(title: str, figures: list[Figure]) -> None:
-    print(title)
-    width = max(len(f.label) for f in figures)
-    for f in figures:
-        shown = "n/a" if f.value is None else f.value
-        print(f"  {f.label:<{width}}  {shown:>10} {f.unit}")
-    print()
-    for f in figures:
-        print(json.dumps({"metric": f.metric, "value": f.value, "unit": f.unit}))
-
-
 # =========================================================================== main
 
 
@@ -498,7 +392,9 @@ async def run(args: argparse.Namespace) -> int:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main_task.cancel)
     redis = aioredis.Redis.from_url(args.redis_url)
     await redis.flushdb()
-    service = start_service(args)
+    service = start_service(
+        "service", args.redis_url, {"RACE_COUNTDOWN_SECONDS": str(args.countdown)}
+    )
     tally = Tally()
     gate = Gate(args.races)
     started = time.perf_counter()
@@ -507,7 +403,7 @@ async def run(args: argparse.Namespace) -> int:
         async with httpx2.AsyncClient(
             trust_env=False, timeout=REPLY_TIMEOUT, limits=limits
         ) as http:
-            await wait_ready(service, http)
+            await wait_ready(http, service)
             outcomes = await asyncio.gather(
                 *(one_race(i, args, service, http, tally, gate) for i in range(args.races)),
                 return_exceptions=True,
@@ -522,13 +418,13 @@ async def run(args: argparse.Namespace) -> int:
         }
         if reasons:
             print(f"refusals: {reasons}", file=sys.stderr)
-        summary = service.log_summary()
+        summary = log_summary(service)
         if summary:
             print("service log (warnings and errors), most frequent:", file=sys.stderr)
             for message, count in summary:
                 print(f"  {count:5d}  {message}", file=sys.stderr)
     finally:
-        stop_service(service)
+        service.stop()
         with contextlib.suppress(Exception):
             await redis.flushdb()
         await redis.aclose()
@@ -538,7 +434,7 @@ async def run(args: argparse.Namespace) -> int:
         f"countdown {args.countdown:g} s, endings spread over {args.spread:g} s, "
         f"{os.cpu_count()} CPUs"
     )
-    figures = build_figures(args, tally, elapsed)
+    figures = [f for f in build_figures(args, tally, elapsed) if f.value == f.value]
     report(title, figures)
     return 0 if tally.counts["races_finished"] == args.races else 1
 

@@ -52,9 +52,7 @@ import random
 import secrets
 import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -66,12 +64,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-try:
-    import _profile
-    from _report import Figure, report
-except ImportError:  # imported as part of a package rather than run as a script
-    from benchmarks import _profile
-    from benchmarks._report import Figure, report
+from benchmarks import _profile
+from benchmarks._processes import Process, cpu_seconds, percentile_ms, spawn, wait_ready
+from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 HOST = "127.0.0.1"
@@ -81,7 +76,6 @@ MEMORY_ACTIONS = 200
 TARGET_RATIO = 0.4
 TARGET_BYTES_PER_GAME = 8 * 1024
 REPLY_TIMEOUT = 15.0
-STOP_TIMEOUT = 8.0
 
 
 # =========================================================================== servers
@@ -164,95 +158,23 @@ def _exit_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-@dataclass
-class ServerProcess:
-    kind: str
-    proc: subprocess.Popen[bytes]
-    port: int
-    log: Any
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def cpu_seconds(self) -> float | None:
-        return process_cpu_seconds(self.proc.pid)
-
-    def log_tail(self, lines: int = 30) -> str:
-        with contextlib.suppress(OSError):
-            self.log.flush()
-            self.log.seek(0)
-            return "".join(self.log.read().decode(errors="replace").splitlines(True)[-lines:])
-        return ""
-
-
-def start_server(kind: str, redis_url: str) -> ServerProcess:
+def start_server(kind: str, redis_url: str) -> Process:
+    """This file with ``--serve kind``, on a listening socket it inherits."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((HOST, 0))
     sock.listen(2048)
     port = sock.getsockname()[1]
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop_server
     try:
         fd = sock.fileno()
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                str(Path(__file__).resolve()),
-                *("--serve", kind, "--fd", str(fd), "--redis-url", redis_url),
-            ],
-            pass_fds=[fd],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            cwd=str(ROOT),
-        )
+        command = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            *("--serve", kind, "--fd", str(fd), "--redis-url", redis_url),
+        ]
+        return spawn(kind, command, port, env=os.environ, pass_fds=[fd])
     finally:
         sock.close()
-    return ServerProcess(kind, proc, port, log)
-
-
-def stop_server(server: ServerProcess) -> None:
-    """SIGTERM (uvicorn's graceful shutdown), then SIGKILL; bounded in time."""
-    proc = server.proc
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(2)
-    server.log.close()
-
-
-async def wait_ready(server: ServerProcess, http: Any, path: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    last: Exception | None = None
-    while time.monotonic() < deadline:
-        if server.proc.poll() is not None:
-            raise RuntimeError(f"{server.kind} server exited:\n{server.log_tail()}")
-        try:
-            response = await http.get(f"http://{HOST}:{server.port}{path}", timeout=2.0)
-            if response.status_code == 200:
-                return
-            last = RuntimeError(f"{path} answered {response.status_code}: {response.text}")
-        except Exception as exc:  # still starting
-            last = exc
-        await asyncio.sleep(0.05)
-    raise RuntimeError(f"{server.kind} server not ready: {last}\n{server.log_tail()}")
-
-
-def process_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (Linux), or None when unknown."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat[stat.rindex(")") + 2 :].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 # =========================================================================== measuring
@@ -279,12 +201,7 @@ class Tally:
         return self.done / (self.window_end - self.window_start)
 
     def percentile_ms(self, q: float) -> float:
-        """Nearest-rank percentile in milliseconds (nan with no samples)."""
-        if not self.latencies:
-            return float("nan")
-        ordered = sorted(self.latencies)
-        rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-        return ordered[rank - 1] * 1000
+        return percentile_ms(self.latencies, q)
 
 
 @dataclass
@@ -307,7 +224,7 @@ class _Reading:
     commit_usec: int
 
 
-async def _read_usage(server: ServerProcess, redis: Any | None) -> _Reading:
+async def _read_usage(server: Process, redis: Any | None) -> _Reading:
     cpu: float | None = None
     calls = usec = 0
     if redis is not None:
@@ -317,10 +234,10 @@ async def _read_usage(server: ServerProcess, redis: Any | None) -> _Reading:
         for name in ("cmdstat_evalsha", "cmdstat_eval"):
             calls += int(stats.get(name, {}).get("calls", 0))
             usec += int(stats.get(name, {}).get("usec", 0))
-    return _Reading(time.process_time(), server.cpu_seconds(), cpu, calls, usec)
+    return _Reading(time.process_time(), cpu_seconds(server.pid), cpu, calls, usec)
 
 
-async def watch_usage(tally: Tally, usage: Usage, server: ServerProcess, redis: Any | None) -> None:
+async def watch_usage(tally: Tally, usage: Usage, server: Process, redis: Any | None) -> None:
     """Reads CPU counters at the start and at the end of the measured window."""
     await asyncio.sleep(max(0.0, tally.window_start - time.perf_counter()))
     before = await _read_usage(server, redis)
@@ -363,7 +280,7 @@ async def run_window(
     workers: list[Any],
     warmup: float,
     duration: float,
-    server: ServerProcess,
+    server: Process,
     redis: Any | None = None,
 ) -> Usage:
     """Runs every worker coroutine (they stop at ``tally.window_end``); the window's usage."""
@@ -380,7 +297,7 @@ async def run_window(
 
 
 async def echo_phase(
-    args: argparse.Namespace, server: ServerProcess, redis: Any | None = None
+    args: argparse.Namespace, server: Process, redis: Any | None = None
 ) -> tuple[Tally, Usage]:
     import orjson
 
@@ -551,7 +468,7 @@ async def check_players(http: Any, port: int, players: list[Player], tally: Tall
 
 
 async def service_phase(
-    args: argparse.Namespace, server: ServerProcess, http: Any, redis: Any, rng: random.Random
+    args: argparse.Namespace, server: Process, http: Any, redis: Any, rng: random.Random
 ) -> tuple[Tally, Usage, dict[str, Any]]:
     tally = Tally()
     players = await asyncio.gather(
@@ -600,7 +517,7 @@ async def service_phase(
 
 
 async def memory_phase(
-    args: argparse.Namespace, server: ServerProcess, http: Any, redis: Any, rng: random.Random
+    args: argparse.Namespace, server: Process, http: Any, redis: Any, rng: random.Random
 ) -> dict[str, Any]:
     """Redis bytes of one DS game after ``MEMORY_ACTIONS`` accepted actions and undos."""
     player = await create_player(http, server.port, rng, "DS")
@@ -817,7 +734,7 @@ async def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     redis = aioredis.Redis.from_url(args.redis_url)
     await redis.flushdb()
-    servers: list[ServerProcess] = []
+    servers: list[Process] = []
     try:
         servers.append(start_server("echo", args.redis_url))
         servers.append(start_server("echo-store", args.redis_url))
@@ -825,16 +742,16 @@ async def run(args: argparse.Namespace) -> int:
         echo_server, echo_store_server, service_server = servers
         limits = httpx2.Limits(max_connections=64)
         async with httpx2.AsyncClient(trust_env=False, timeout=15.0, limits=limits) as http:
-            await wait_ready(echo_server, http, "/healthz")
-            await wait_ready(echo_store_server, http, "/healthz")
-            await wait_ready(service_server, http, "/readyz")
+            await wait_ready(http, echo_server, "/healthz")
+            await wait_ready(http, echo_store_server, "/healthz")
+            await wait_ready(http, service_server, "/readyz")
             echo = await echo_phase(args, echo_server)
             echo_store = await echo_phase(args, echo_store_server, redis)
             service = await service_phase(args, service_server, http, redis, rng)
             memory = await memory_phase(args, service_server, http, redis, rng)
     finally:
         for server in servers:
-            stop_server(server)
+            server.stop()
         with contextlib.suppress(Exception):
             await redis.flushdb()
         await redis.aclose()
