@@ -6,13 +6,15 @@ from __future__ import annotations
 import contextlib
 import socket
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .config import Settings
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
 
 
 class BoundedCloseProtocol(WebSocketsSansIOProtocol):
