@@ -122,6 +122,20 @@ class _GroupCommit:
             self._sender = asyncio.create_task(self._send(), name="redis-group-commit")
         return await future
 
+    async def close(self) -> None:
+        """Waits for the batch on its way (bounded), then gives up on the rest."""
+        sender = self._sender
+        if sender is None or sender.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(sender), timeout=5.0)
+        except TimeoutError:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+        except Exception:  # its callers had its errors
+            pass
+
     async def _send(self) -> None:
         while self._queue:
             batch, self._queue = self._queue, []
@@ -251,6 +265,8 @@ class RedisStore(Store):
         self._reader = asyncio.create_task(self._read_changes(), name="redis-changes")
 
     async def close(self) -> None:
+        if isinstance(self._commit, _GroupCommit):
+            await self._commit.close()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):

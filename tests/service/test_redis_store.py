@@ -150,3 +150,30 @@ async def test_commits_survive_a_flushed_script_cache(clean_redis: str, db: redi
             assert await store.actions(game_id) == ["d"]
     finally:
         await store.close()
+
+
+async def test_closing_the_store_finishes_the_commits_on_their_way(clean_redis: str) -> None:
+    """An instance that shuts down while commits wait to be sent still sends them: every
+    caller gets its answer and every answered commit is in Redis."""
+    settings = Settings(store_url=clean_redis)
+    store = open_store(settings)
+    await store.open()
+    games = [f"g{n}" for n in range(30)]
+    for game_id in games:
+        await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+    commits = [
+        asyncio.create_task(store.commit(game_id, 0, "s1", "d", "r1", False, b"{}"))
+        for game_id in games
+    ]
+    await asyncio.sleep(0)  # the first batch is on its way, the rest queued behind it
+    await store.close()
+    assert all(commit.done() for commit in commits), "close returned before the commits"
+    results = await asyncio.gather(*commits)
+    assert {r.status for r in results} == {CommitStatus.APPLIED}
+    reopened = open_store(settings)
+    await reopened.open()
+    try:
+        for game_id in games:
+            assert await reopened.actions(game_id) == ["d"]
+    finally:
+        await reopened.close()
