@@ -123,7 +123,7 @@ class _GroupCommit:
         return await future
 
     async def close(self) -> None:
-        """Waits for the batch on its way (bounded), then gives up on the rest."""
+        """Sends what is queued or on its way (for up to 5 s), then gives up on the rest."""
         sender = self._sender
         if sender is None or sender.done():
             return
@@ -133,8 +133,6 @@ class _GroupCommit:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
-        except Exception:  # its callers had its errors
-            pass
 
     async def _send(self) -> None:
         while self._queue:
@@ -149,6 +147,7 @@ class _GroupCommit:
             except BaseException:  # cancelled: the store is closing
                 for _, _, future in batch + self._queue:
                     future.cancel()
+                self._queue = []
                 raise
             for (_, _, future), reply in zip(batch, replies, strict=True):
                 if future.done():  # its caller gave up; the commit stands all the same
