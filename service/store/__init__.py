@@ -91,6 +91,8 @@ class Store(ABC):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._local: dict[str, set[Subscriber]] = {}
+        # Per game with local subscribers: the highest version handed to them.
+        self._dispatched: dict[str, int] = {}
 
     @property
     @abstractmethod
@@ -186,6 +188,7 @@ class Store(ABC):
         subscribers.discard(subscriber)
         if not subscribers:
             del self._local[game_id]
+            self._dispatched.pop(game_id, None)
             await self._unlisten(game_id)
 
     @property
@@ -200,7 +203,16 @@ class Store(ABC):
         """Stops receiving the game's changes."""
 
     def _dispatch(self, delivery: Delivery) -> None:
-        for subscriber in list(self._local.get(delivery.game_id, ())):
+        subscribers = self._local.get(delivery.game_id)
+        if not subscribers:
+            return
+        if delivery.payload is not None and delivery.version > 0:
+            # An instance hands its own commits to its subscribers at once; the copy that
+            # comes back through pub/sub is then not handed out a second time.
+            if delivery.version <= self._dispatched.get(delivery.game_id, 0):
+                return
+            self._dispatched[delivery.game_id] = delivery.version
+        for subscriber in list(subscribers):
             subscriber.deliver(delivery)
 
     def _resync_all(self) -> None:
