@@ -62,6 +62,11 @@ async def test_race_from_lobby_to_ranking(service_url: str) -> None:
                 lambda race: next(p for p in race.players if p.name == "Ann").moves == 3
             )
             assert [p.name for p in progress.players] == ["Ann", "Bob"]
+            # The spectator's connection gets the same progress, maybe a moment later.
+            seen = await spectator.wait_for(
+                lambda race: next(p for p in race.players if p.name == "Ann").moves == 3
+            )
+            assert seen.race_id == progress.race_id
             assert spectator.progress[ann.player_id].moves == 3
 
             await bob_race.resign()
