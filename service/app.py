@@ -13,6 +13,8 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
@@ -340,8 +342,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await races.close()
             await store.close()
 
+    middleware = []
+    if settings.cors_origin_list:
+        # Third-party web front ends call the API from their own origins. Tokens travel
+        # in the Authorization header, never in cookies, so no credentials are allowed.
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.cors_origin_list,
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "Content-Type", "If-None-Match"],
+                expose_headers=["ETag", "Location"],
+                max_age=600,
+            )
+        )
     app = Starlette(
         routes=ROUTES,
+        middleware=middleware,
         lifespan=lifespan,
         exception_handlers={
             ServiceError: service_error,

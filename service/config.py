@@ -24,4 +24,11 @@ class Settings(BaseSettings):
     redis_max_connections: int = Field(256, gt=0, description="Redis connection pool size.")
     race_countdown_seconds: float = Field(3.0, ge=0, description="Countdown before a race.")
     max_race_players: int = Field(8, ge=2)
+    cors_origins: str = Field(
+        "*", description="Origins whose browser pages may call the REST API, comma separated."
+    )
     log_level: str = "info"
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]

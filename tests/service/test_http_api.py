@@ -579,6 +579,54 @@ def test_readiness_fails_when_redis_does_not_answer() -> None:
         assert_problem(failed, 503, "store_unavailable")
 
 
+# --------------------------------------------------------------------------- browsers (CORS)
+
+PAGE = "https://cards.example"
+
+
+def test_a_page_of_any_origin_may_call_the_api_by_default(memory_client: CheckedClient) -> None:
+    preflight = memory_client.options(
+        "/games/some-game/actions",
+        headers={
+            "origin": PAGE,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization, content-type",
+        },
+    )
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "POST" in preflight.headers["access-control-allow-methods"]
+    allowed = preflight.headers["access-control-allow-headers"].lower()
+    assert "authorization" in allowed and "content-type" in allowed
+    assert "access-control-allow-credentials" not in preflight.headers
+
+    created = memory_client.post("/games", json={"game": "TF"}, headers={"origin": PAGE})
+    assert created.status_code == 201
+    assert created.headers["access-control-allow-origin"] == "*"
+    game_id = created.json()["game_id"]
+    state = memory_client.get(f"/games/{game_id}", headers={"origin": PAGE})
+    # A polling page reads the version from ETag and the new game's URL from Location.
+    exposed = state.headers["access-control-expose-headers"].lower()
+    assert "etag" in exposed and "location" in exposed
+
+
+def test_cors_origins_can_be_listed_or_turned_off() -> None:
+    with service_client(cors_origins=f"{PAGE}, https://other.example") as client:
+        listed = client.get("/healthz", headers={"origin": PAGE})
+        assert listed.headers["access-control-allow-origin"] == PAGE
+        stranger = client.get("/healthz", headers={"origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in stranger.headers
+        refused = client.options(
+            "/games",
+            headers={"origin": "https://evil.example", "access-control-request-method": "POST"},
+        )
+        assert refused.status_code == 400
+    with service_client(cors_origins="") as client:
+        response = client.get("/healthz", headers={"origin": PAGE})
+        assert response.status_code == 200
+        assert "access-control-allow-origin" not in response.headers
+
+
 OPENAPI_OPERATIONS = [
     ("post", "/games"),
     ("get", "/games/{game_id}"),
