@@ -57,7 +57,7 @@ def parse_cards(text: str) -> list[Card]:
 
 
 def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:
-    return "".join(map(CARD_TEXT.__getitem__, cards))
+    return "".join([CARD_TEXT[c] for c in cards])
 
 
 def fits_on(card: Card, target: Card) -> bool:
