@@ -32,13 +32,18 @@ def public_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
     """The add/remove/replace operations that turn public view ``old`` into ``new``."""
     ops: list[dict[str, Any]] = []
     for i, (before, after) in enumerate(zip(old["columns"], new["columns"], strict=True)):
+        if before == after:  # most columns: one comparison in C instead of building paths
+            continue
         if before["down"] != after["down"]:
             ops.append({"op": "replace", "path": f"/columns/{i}/down", "value": after["down"]})
         _list_patch(f"/columns/{i}/up", before["up"], after["up"], ops)
     _list_patch("/waste", old["waste"], new["waste"], ops)
-    for i, (before, after) in enumerate(zip(old["foundations"], new["foundations"], strict=True)):
-        if before != after:
-            ops.append({"op": "replace", "path": f"/foundations/{i}", "value": after})
+    if old["foundations"] != new["foundations"]:
+        for i, (before, after) in enumerate(
+            zip(old["foundations"], new["foundations"], strict=True)
+        ):
+            if before != after:
+                ops.append({"op": "replace", "path": f"/foundations/{i}", "value": after})
     for key in _SCALARS:
         if old[key] != new[key]:
             ops.append({"op": "replace", "path": f"/{key}", "value": new[key]})
