@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from types import TracebackType
-from typing import Literal
+from typing import Any, Literal
 
 from service.protocol import (
     ErrorMessage,
@@ -21,7 +20,8 @@ from service.protocol import (
 )
 
 from .connection import AnyServerMessage, Connection, Send
-from .errors import ProtocolError, ServiceUnavailable, error_from_message
+from .errors import ProtocolError, error_from_message
+from .following import Following
 from .rest import new_request_id
 
 log = logging.getLogger("solitaire_client")
@@ -30,12 +30,14 @@ RaceUpdate = RaceMessage | RaceProgressMessage
 RaceCommand = Literal["ready", "unready", "start", "resign", "rematch"]
 
 
-class RaceSession:
+class RaceSession(Following):
     """Watches a race (as a player with ``token``, or as a spectator without one).
 
     ``race`` is the latest race view, ``you`` the player's own ids (with a token) and
     ``progress`` the latest progress of each player id during the race.
     """
+
+    first_view = "the race"
 
     def __init__(
         self,
@@ -45,67 +47,22 @@ class RaceSession:
         token: str | None = None,
         connection: Connection | None = None,
     ) -> None:
-        if connection is None and url is None:
-            raise ValueError("give the service url or an open connection")
+        super().__init__(url, connection)
         if not race_id:
             raise ValueError("race_id is required")
         self.race_id = race_id
         self.token = token
-        self._own_connection = connection is None
-        self.connection = connection or Connection(url or "")
         self.race: RaceView | None = None
         self.you: You | None = None
         self.version = -1
         self.progress: dict[str, RaceProgressMessage] = {}
         self._watch_ids: set[str] = set()
-        self._ready = asyncio.Event()
-        self._changed = asyncio.Event()
-        self._failure: ProtocolError | None = None
         self._listeners: list[Callable[[RaceUpdate], None]] = []
-        self._closed = False
 
-    async def start(self, timeout: float = 10.0) -> RaceSession:
-        if self._own_connection:
-            await self.connection.open()
-        await self.connection.add(self)
-        try:
-            async with asyncio.timeout(timeout):
-                await self._ready.wait()
-        except TimeoutError:
-            raise ServiceUnavailable("timeout", "the race did not arrive") from None
-        if self._failure is not None:
-            raise self._failure
-        return self
-
-    async def __aenter__(self) -> RaceSession:
-        try:
-            return await self.start()
-        except BaseException:
-            await self.close()
-            raise
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        self.connection.remove(self)
-        if self._own_connection:
-            await self.connection.close()
-        else:
-            message = UnwatchRaceMessage(
-                type="unwatch_race", id=new_request_id(), race_id=self.race_id
-            )
-            await self.connection.send(message.model_dump())
-        self._ready.set()
-        self._changed.set()
+    def _unfollow_message(self) -> dict[str, Any]:
+        return UnwatchRaceMessage(
+            type="unwatch_race", id=new_request_id(), race_id=self.race_id
+        ).model_dump()
 
     def add_listener(self, listener: Callable[[RaceUpdate], None]) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -117,10 +74,7 @@ class RaceSession:
         """Waits until the race view satisfies ``predicate``; returns that view."""
         async with asyncio.timeout(timeout):
             while self.race is None or not predicate(self.race):
-                if self._failure is not None:
-                    raise self._failure
-                if self._closed:
-                    raise ProtocolError("session_closed", "the race session is closed")
+                self._check_usable()
                 event = self._changed
                 await event.wait()
         return self.race

@@ -15,7 +15,6 @@ import contextlib
 import copy
 import logging
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any, Literal
 
 import jsonpatch
@@ -35,7 +34,8 @@ from service.protocol import (
 )
 
 from .connection import AnyServerMessage, Connection, Send
-from .errors import ProtocolError, RuleRejected, ServiceUnavailable, error_from_message
+from .errors import ProtocolError, RuleRejected, error_from_message
+from .following import Following
 from .rest import new_request_id
 from .types import ActionLike, action_payload
 
@@ -47,7 +47,7 @@ Update = Change | SnapshotMessage
 _RETRY_SUBSCRIBE = {ErrorCode.STORE_UNAVAILABLE, ErrorCode.RATE_LIMITED}
 
 
-class GameSession:
+class GameSession(Following):
     """A live game over WebSocket; see the module docstring.
 
     Either give ``url`` (the session opens and owns its connection) or share an open
@@ -58,6 +58,8 @@ class GameSession:
     ...     print(game.state.waste, game.version)
     """
 
+    first_view = "the game's snapshot"
+
     def __init__(
         self,
         url: str | None = None,
@@ -67,14 +69,11 @@ class GameSession:
         connection: Connection | None = None,
         reconnect: bool = True,
     ) -> None:
-        if connection is None and url is None:
-            raise ValueError("give the service url or an open connection")
+        super().__init__(url, connection, reconnect)
         if not game_id:
             raise ValueError("game_id is required")
         self.game_id = game_id
         self.token = token
-        self._own_connection = connection is None
-        self.connection = connection or Connection(url or "", reconnect=reconnect)
         self.role: Literal["player", "watcher"] | None = None
         self._doc: dict[str, Any] | None = None
         self._state: PublicState | None = None
@@ -83,11 +82,7 @@ class GameSession:
         # "snapshot": waiting for a full snapshot, every change is ignored until then.
         self._awaiting: Literal["since", "snapshot"] | None = "snapshot"
         self._subscribe_ids: set[str] = set()
-        self._ready = asyncio.Event()
-        self._changed = asyncio.Event()
-        self._failure: ProtocolError | None = None
         self._listeners: list[Callable[[Update], None]] = []
-        self._closed = False
         self._retry_task: asyncio.Task[None] | None = None
         self.resyncs = 0
         """How many times the session had to resubscribe because of a gap or bad patch."""
@@ -95,51 +90,14 @@ class GameSession:
 
     # ------------------------------------------------------------------ lifecycle
 
-    async def start(self, timeout: float = 10.0) -> GameSession:
-        """Connects if needed, subscribes, and waits for the first state."""
-        if self._own_connection:
-            await self.connection.open()
-        await self.connection.add(self)
-        try:
-            async with asyncio.timeout(timeout):
-                await self._ready.wait()
-        except TimeoutError:
-            raise ServiceUnavailable("timeout", "no snapshot of the game arrived") from None
-        self._check_usable()
-        return self
-
-    async def __aenter__(self) -> GameSession:
-        try:
-            return await self.start()
-        except BaseException:
-            await self.close()
-            raise
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Stops following the game (and closes the connection if the session owns it)."""
-        if self._closed:
-            return
-        self._closed = True
+    def _stop(self) -> None:
         if self._retry_task is not None:
             self._retry_task.cancel()
-        self.connection.remove(self)
-        if self._own_connection:
-            await self.connection.close()
-        else:
-            message = UnsubscribeMessage(
-                type="unsubscribe", id=new_request_id(), game_id=self.game_id
-            )
-            await self.connection.send(message.model_dump())
-        self._ready.set()
-        self._changed.set()
+
+    def _unfollow_message(self) -> dict[str, Any]:
+        return UnsubscribeMessage(
+            type="unsubscribe", id=new_request_id(), game_id=self.game_id
+        ).model_dump()
 
     # ------------------------------------------------------------------ state
 
@@ -162,10 +120,6 @@ class GameSession:
         if self._doc is None:
             raise ProtocolError("no_state", "the session has no state yet")
         return copy.deepcopy(self._doc)
-
-    @property
-    def failure(self) -> ProtocolError | None:
-        return self._failure or self.connection.failure
 
     def add_listener(self, listener: Callable[[Update], None]) -> Callable[[], None]:
         """Calls ``listener`` after every applied change or snapshot; returns a remover."""
@@ -229,13 +183,6 @@ class GameSession:
         if answer.version is not None:
             await self.wait_for_version(answer.version, timeout=timeout or 10.0)
         return answer
-
-    def _check_usable(self, allow_closed: bool = False) -> None:
-        failure = self.failure
-        if failure is not None:
-            raise failure
-        if self._closed and not allow_closed:
-            raise ProtocolError("session_closed", "the session is closed")
 
     # ------------------------------------------------------------------ subscription
 
