@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
+from benchmarks._client import recv_json, ws_connect
 from benchmarks._processes import (
     HOST,
     Process,
@@ -79,40 +80,18 @@ def start_service_with_raised_file_limit(redis_port: int) -> Process:
     return start_service("service", f"redis://{HOST}:{redis_port}/0", rates, command=WRAPPER)
 
 
-def connect(port: int) -> Any:
-    from websockets.asyncio.client import connect as ws_connect
-
-    return ws_connect(
-        f"ws://{HOST}:{port}/ws",
-        proxy=None,
-        compression=None,
-        open_timeout=REPLY_TIMEOUT,
-        close_timeout=1,
-        ping_interval=None,
-        max_size=1 << 20,
-    )
-
-
-async def recv_json(ws: Any) -> dict[str, Any]:
-    import orjson
-
-    async with asyncio.timeout(REPLY_TIMEOUT):
-        message: dict[str, Any] = orjson.loads(await ws.recv())
-    return message
-
-
 async def open_watcher(port: int, game_id: str) -> Any:
     import orjson
 
-    ws = await connect(port)
+    ws = await ws_connect(port, open_timeout=REPLY_TIMEOUT)
     try:
         await ws.send(orjson.dumps({"type": "hello", "protocol": 1}).decode())
-        if (await recv_json(ws)).get("type") != "welcome":
+        if (await recv_json(ws, REPLY_TIMEOUT)).get("type") != "welcome":
             raise RuntimeError("no welcome")
         await ws.send(orjson.dumps({"type": "subscribe", "id": "w", "game_id": game_id}).decode())
-        if (await recv_json(ws)).get("type") != "subscribed":
+        if (await recv_json(ws, REPLY_TIMEOUT)).get("type") != "subscribed":
             raise RuntimeError("not subscribed")
-        if (await recv_json(ws)).get("type") != "snapshot":
+        if (await recv_json(ws, REPLY_TIMEOUT)).get("type") != "snapshot":
             raise RuntimeError("no snapshot")
     except BaseException:
         ws.transport.abort()
@@ -180,11 +159,11 @@ async def run(args: argparse.Namespace) -> int:
 
                 # Still responsive: a ping on a fresh connection, /readyz, metrics.
                 ping_started = time.monotonic()
-                async with connect(server.port) as fresh:
+                async with ws_connect(server.port, open_timeout=REPLY_TIMEOUT) as fresh:
                     await fresh.send(orjson.dumps({"type": "hello", "protocol": 1}).decode())
-                    await recv_json(fresh)
+                    await recv_json(fresh, REPLY_TIMEOUT)
                     await fresh.send(orjson.dumps({"type": "ping", "id": "p"}).decode())
-                    pong = await recv_json(fresh)
+                    pong = await recv_json(fresh, REPLY_TIMEOUT)
                 ping_ms = (time.monotonic() - ping_started) * 1000
                 if pong.get("type") != "pong":
                     raise RuntimeError(f"ping answered {pong}")
@@ -207,7 +186,7 @@ async def run(args: argparse.Namespace) -> int:
                 )
                 if response.status_code != 200:
                     raise RuntimeError(f"action answered {response.status_code}")
-                changes = await asyncio.gather(*(recv_json(ws) for ws in watchers))
+                changes = await asyncio.gather(*(recv_json(ws, REPLY_TIMEOUT) for ws in watchers))
                 fanout_ms = (time.monotonic() - fan_started) * 1000
                 if any(c.get("type") != "change" for c in changes):
                     raise RuntimeError("a watcher got something else than the change")

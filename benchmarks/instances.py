@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import os
 import random
-import secrets
 import signal
 import sys
 import tempfile
@@ -45,6 +44,7 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
+from benchmarks._client import random_move, recv_json, ws_connect
 from benchmarks._processes import (
     Process,
     cpu_seconds,
@@ -58,7 +58,6 @@ from benchmarks._processes import (
 from benchmarks._report import Figure, report
 
 HOST = "127.0.0.1"
-UNDO_SHARE = 0.1
 REPLY_TIMEOUT = 15.0
 
 
@@ -104,37 +103,7 @@ class Player:
     changes: int = 0
 
     def next_message(self) -> dict[str, Any] | None:
-        game = self.local
-        legal = [] if game.won else game.legal_actions()
-        request_id = secrets.token_hex(8)
-        if game.undo_available and (not legal or self.rng.random() < UNDO_SHARE):
-            return {"type": "undo", "id": request_id, "game_id": self.game_id}
-        if not legal:
-            return None
-        action = self.rng.choice(legal)
-        return {"type": "action", "id": request_id, "game_id": self.game_id, "action": str(action)}
-
-
-async def recv_json(ws: Any) -> dict[str, Any]:
-    import orjson
-
-    async with asyncio.timeout(REPLY_TIMEOUT):
-        message: dict[str, Any] = orjson.loads(await ws.recv())
-    return message
-
-
-def ws_connect(port: int) -> Any:
-    from websockets.asyncio.client import connect
-
-    return connect(
-        f"ws://{HOST}:{port}/ws",
-        proxy=None,
-        compression=None,
-        open_timeout=30,
-        close_timeout=2,
-        ping_interval=None,
-        max_size=1 << 20,
-    )
+        return random_move(self.local, self.game_id, self.rng)
 
 
 async def open_session(player: Player, ws: Any) -> None:

@@ -51,7 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._processes import HOST, Process, percentile_ms, start_service, wait_ready
+from benchmarks._client import ws_connect
+from benchmarks._processes import Process, percentile_ms, start_service, wait_ready
 from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
@@ -157,19 +158,6 @@ class Connection:
             await self.reader
 
 
-def ws_connect(port: int) -> Any:
-    from websockets.asyncio.client import connect
-
-    return connect(
-        f"ws://{HOST}:{port}/ws",
-        proxy=None,
-        open_timeout=REPLY_TIMEOUT,
-        close_timeout=2,
-        ping_interval=None,
-        max_size=1 << 20,
-    )
-
-
 def race_message(race_id: str, predicate: Callable[[Frame], bool]) -> Callable[[Frame], bool]:
     return lambda f: f.get("type") == "race" and f["race_id"] == race_id and predicate(f["race"])
 
@@ -245,7 +233,9 @@ async def _one_race(
     async with contextlib.AsyncExitStack() as stack:
         conns = []
         for role in ("host", "guest"):
-            ws = await stack.enter_async_context(ws_connect(service.port))
+            ws = await stack.enter_async_context(
+                ws_connect(service.port, compression="deflate", open_timeout=REPLY_TIMEOUT)
+            )
             conn = Connection(ws, f"race {index} {role}")
             stack.push_async_callback(conn.close)
             conns.append(conn)

@@ -65,12 +65,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
+from benchmarks._client import random_move, recv_json, ws_connect
 from benchmarks._processes import Process, cpu_seconds, percentile_ms, spawn, wait_ready
 from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
 HOST = "127.0.0.1"
-UNDO_PROBABILITY = 0.1
 MEMORY_ACTIONS = 200
 # Targets (docs/benchmarks.md).
 TARGET_RATIO = 0.4
@@ -253,28 +253,6 @@ async def watch_usage(tally: Tally, usage: Usage, server: Process, redis: Any | 
     usage.commit_usec = after.commit_usec - before.commit_usec
 
 
-def ws_connect(port: int, compression: str | None) -> Any:
-    from websockets.asyncio.client import connect
-
-    return connect(
-        f"ws://{HOST}:{port}/ws",
-        compression=compression,
-        proxy=None,
-        open_timeout=10,
-        close_timeout=2,
-        ping_interval=None,
-        max_size=1 << 20,
-    )
-
-
-async def recv_json(ws: Any) -> dict[str, Any]:
-    import orjson
-
-    async with asyncio.timeout(REPLY_TIMEOUT):
-        data: dict[str, Any] = orjson.loads(await ws.recv())
-    return data
-
-
 async def run_window(
     tally: Tally,
     workers: list[Any],
@@ -354,17 +332,7 @@ class Player:
     changes: int = 0
 
     def next_message(self) -> dict[str, Any] | None:
-        from service import engine
-
-        game = self.local
-        legal = [] if game.won else game.legal_actions()
-        rid = secrets.token_hex(8)
-        if game.undo_available and (not legal or self.rng.random() < UNDO_PROBABILITY):
-            return {"type": "undo", "id": rid, "game_id": self.game_id}
-        if not legal:
-            return None  # won (or, in theory, stuck): nothing left to play
-        action: engine.Action = self.rng.choice(legal)
-        return {"type": "action", "id": rid, "game_id": self.game_id, "action": str(action)}
+        return random_move(self.local, self.game_id, self.rng)
 
 
 async def create_player(http: Any, port: int, rng: random.Random, game: str = "DS") -> Player:

@@ -1,0 +1,55 @@
+"""What the benchmark drivers do as clients of the service: connect a WebSocket, read one
+JSON frame, and pick the next random move of a game kept locally."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from typing import Any
+
+from benchmarks._processes import HOST
+
+UNDO_SHARE = 0.1
+
+
+def ws_connect(port: int, compression: str | None = None, open_timeout: float = 30.0) -> Any:
+    """``websockets`` connect to the service's endpoint (use with ``async with`` or await)."""
+    from websockets.asyncio.client import connect
+
+    return connect(
+        f"ws://{HOST}:{port}/ws",
+        proxy=None,
+        compression=compression,
+        open_timeout=open_timeout,
+        close_timeout=2,
+        ping_interval=None,
+        max_size=1 << 20,
+    )
+
+
+async def recv_json(ws: Any, timeout: float = 15.0) -> dict[str, Any]:
+    import orjson
+
+    async with asyncio.timeout(timeout):
+        message: dict[str, Any] = orjson.loads(await ws.recv())
+    return message
+
+
+def random_move(
+    game: Any, game_id: str, rng: random.Random, undo_share: float = UNDO_SHARE
+) -> dict[str, Any] | None:
+    """An action or undo message for ``game`` (an ``engine.Klondike``): a random legal
+    action, an undo one time in ten; None once nothing is left to play."""
+    legal = [] if game.won else game.legal_actions()
+    request_id = secrets.token_hex(8)
+    if game.undo_available and (not legal or rng.random() < undo_share):
+        return {"type": "undo", "id": request_id, "game_id": game_id}
+    if not legal:
+        return None
+    return {
+        "type": "action",
+        "id": request_id,
+        "game_id": game_id,
+        "action": str(rng.choice(legal)),
+    }
