@@ -26,7 +26,15 @@ class BoundedCloseProtocol(WebSocketsSansIOProtocol):
     closed. Here the close frame goes into the buffer at once, behind the frames already
     queued, so a client that resumes reading gets them all and then the close code; one
     that does not is dropped (the connection reset) when the close timeout ends.
+
+    It also never logs frames or upgrade headers, whatever the log level.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # At debug level websockets logs every frame and the upgrade headers, and those
+        # carry player tokens (subscribe and action frames, Authorization): never log them.
+        self.conn.debug = False
 
     async def send(self, message: ASGISendEvent) -> None:
         if (
