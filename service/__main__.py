@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import logging
-
 import uvicorn
 
 from .app import create_app
 from .config import Settings
+from .logs import log_config
 from .server import server_options
 
 
 def main() -> None:
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format='{"time":"%(asctime)s","level":"%(levelname)s","logger":"%(name)s",'
-        '"message":"%(message)s"}',
-    )
     uvicorn.run(
         create_app(settings),
         host=settings.host,
         port=settings.port,
+        log_config=log_config(settings.log_level),
         log_level=settings.log_level,
         **server_options(settings),
     )

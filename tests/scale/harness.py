@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import json
 import os
 import random
 import secrets
@@ -166,6 +167,20 @@ class Instance:
             return self.log_path.read_text(errors="replace")
         except OSError:
             return ""
+
+    def errors(self) -> list[str]:
+        """Log lines that report an error or a traceback, or that are not the service's
+        JSON lines at all (something wrote to the output past the logging)."""
+        found = []
+        for line in self.log().splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                found.append(line)
+                continue
+            if entry.get("level") in ("ERROR", "CRITICAL") or "exc_info" in entry:
+                found.append(line)
+        return found
 
 
 @contextlib.contextmanager

@@ -238,7 +238,7 @@ async def _slow_consumer(instance: Instance) -> SlowRun:
             except ConnectionClosed:
                 pass
             run.slow_close_code = slow.close_code
-            run.log_errors = _errors_in(instance.log())
+            run.log_errors = instance.errors()
 
             # Phase 2: a watcher keeps asking for long catch-ups (900 changes each, always
             # within the service's limit of 1000 when asked) and does not read the answers;
@@ -289,16 +289,8 @@ async def _slow_consumer(instance: Instance) -> SlowRun:
             slow.transport.abort()
             await player.close()
             await watcher.close()
-    run.log_errors_after_second = _errors_in(instance.log())
+    run.log_errors_after_second = instance.errors()
     return run
-
-
-def _errors_in(log: str) -> list[str]:
-    return [
-        line
-        for line in log.splitlines()
-        if "Traceback" in line or "Exception in ASGI" in line or '"level":"ERROR"' in line
-    ]
 
 
 TCP_ESTABLISHED = 1

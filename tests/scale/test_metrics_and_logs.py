@@ -3,9 +3,10 @@
 The counters and gauges must move as the traffic says: games created, connections and
 games with subscribers, accepted actions (and their latency histogram), rejections by
 rule id, refusals by error code and store errors during a Redis outage. The instance runs
-with ``LOG_LEVEL=debug`` and its whole output is captured: it must never contain a player
-token, a game code (the code is the deal), a serialized game, or the face-down cards or
-the stock of any game played here, in any of the positions the games went through.
+with ``LOG_LEVEL=debug`` and its whole output is captured: one JSON object per line, and
+never a player token (nor any part of one), a game code (the code is the deal), a
+serialized game, or the face-down cards or the stock of any game played here, in any of
+the positions the games went through.
 """
 
 from __future__ import annotations
@@ -212,5 +213,11 @@ async def test_the_log_reveals_no_token_code_or_hidden_card(
             await http.get(f"{instance.url}/games/{game.game_id}/changes", params={"since": 0})
     log = instance.log()
     assert len(log) > 1000, "the instance logged next to nothing: is the output captured?"
+    for line in log.splitlines():
+        entry = json.loads(line)  # one JSON object per line, uvicorn's lines included
+        assert {"time", "level", "logger", "message"} <= entry.keys(), line
+        assert "color_message" not in entry
+    loggers = {json.loads(line)["logger"] for line in log.splitlines()}
+    assert {"uvicorn.error", "uvicorn.access"} <= loggers
     leaked = sorted(text for text in secrets.texts if text and text in log)
     assert not leaked, f"{len(leaked)} secrets in the log, e.g. {leaked[:3]}"
