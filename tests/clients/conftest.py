@@ -63,8 +63,8 @@ class ServiceThread:
 def service_settings(redis_url: str, **overrides: Any) -> Settings:
     """Settings for a test service: generous rate limits, a short race countdown."""
     options: dict[str, Any] = {
-        "rate_per_second": 1000,
-        "rate_burst": 1000,
+        "rate_per_second": 1_000_000,
+        "rate_burst": 1_000_000,
         "race_countdown_seconds": 0.2,
         **overrides,
     }
