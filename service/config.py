@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
 
 
 class Settings(BaseSettings):
@@ -27,7 +33,9 @@ class Settings(BaseSettings):
     cors_origins: str = Field(
         "*", description="Origins whose browser pages may call the REST API, comma separated."
     )
-    log_level: str = "info"
+    log_level: Annotated[Literal["debug", "info", "warning", "error"], BeforeValidator(_lower)] = (
+        "info"
+    )
 
     @property
     def cors_origin_list(self) -> list[str]:

@@ -6,6 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+from pydantic import ValidationError
+
+from service.config import Settings
+
 SCRIPT = """
 import logging, logging.config
 from service.logs import log_config
@@ -39,3 +44,10 @@ def test_each_record_is_one_json_line_with_level_logger_message_and_time() -> No
     assert "color_message" not in entries[1]
     assert "ValueError: boom" in entries[3]["exc_info"]
     assert result.stdout == ""
+
+
+def test_the_log_level_is_one_of_four_names_in_any_case() -> None:
+    assert Settings(log_level="DEBUG").log_level == "debug"
+    assert Settings().log_level == "info"
+    with pytest.raises(ValidationError, match="log_level"):
+        Settings(log_level="loud")
