@@ -1,14 +1,16 @@
 """What the benchmark drivers do as clients of the service: connect a WebSocket, read one
-JSON frame, and pick the next random move of a game kept locally."""
+JSON frame, pick the next random move of a game kept locally, and tally the answers."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import secrets
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks._processes import HOST
+from benchmarks._processes import HOST, percentile_ms
 
 UNDO_SHARE = 0.1
 
@@ -53,3 +55,30 @@ def random_move(
         "game_id": game_id,
         "action": str(rng.choice(legal)),
     }
+
+
+@dataclass
+class Tally:
+    """What the connections of one run saw inside the measured window."""
+
+    window_start: float = 0.0
+    window_end: float = 0.0
+    latencies: list[float] = field(default_factory=list)  # round trips of the answers done
+    done: int = 0  # accepted actions (service) or echoes (echo) completed in the window
+    refused: int = 0  # answers in the window that were not done
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def record(self, sent: float, received: float, ok: bool) -> None:
+        if self.window_start <= received < self.window_end:
+            if ok:
+                self.done += 1
+                self.latencies.append(received - sent)
+            else:
+                self.refused += 1
+
+    @property
+    def rate(self) -> float:
+        return self.done / (self.window_end - self.window_start)
+
+    def percentile_ms(self, q: float) -> float:
+        return percentile_ms(self.latencies, q)

@@ -34,7 +34,6 @@ import signal
 import sys
 import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,11 +43,10 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
-from benchmarks._client import random_move, recv_json, ws_connect
+from benchmarks._client import Tally, random_move, recv_json, ws_connect
 from benchmarks._processes import (
     Process,
     cpu_seconds,
-    percentile_ms,
     raise_open_files,
     start_redis,
     start_service,
@@ -68,28 +66,6 @@ def start_instance(name: str, redis_port: int, url_options: str = "") -> Process
 
 
 # =========================================================================== one cell
-
-
-@dataclass
-class Tally:
-    window_start: float = 0.0
-    window_end: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    done: int = 0
-    refused: int = 0  # answers in the window that were not an accepted action
-    counts: Counter[str] = field(default_factory=Counter)
-
-    def record(self, sent: float, received: float, ok: bool) -> None:
-        """Counts an answer in the window; round trips are those of accepted actions."""
-        if self.window_start <= received < self.window_end:
-            if ok:
-                self.done += 1
-                self.latencies.append(received - sent)
-            else:
-                self.refused += 1
-
-    def percentile_ms(self, q: float) -> float:
-        return percentile_ms(self.latencies, q)
 
 
 @dataclass

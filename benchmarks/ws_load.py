@@ -54,9 +54,8 @@ import signal
 import socket
 import sys
 import time
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +64,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
-from benchmarks._client import random_move, recv_json, ws_connect
-from benchmarks._processes import Process, cpu_seconds, percentile_ms, spawn, wait_ready
+from benchmarks._client import Tally, random_move, recv_json, ws_connect
+from benchmarks._processes import Process, cpu_seconds, spawn, wait_ready
 from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
@@ -178,30 +177,6 @@ def start_server(kind: str, redis_url: str) -> Process:
 
 
 # =========================================================================== measuring
-
-
-@dataclass
-class Tally:
-    """What the connections of one phase saw inside the measured window."""
-
-    window_start: float = 0.0
-    window_end: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    done: int = 0  # accepted actions (service) or echoes (echo) completed in the window
-    counts: Counter[str] = field(default_factory=Counter)
-
-    def record(self, sent: float, received: float, ok: bool) -> None:
-        if self.window_start <= received < self.window_end:
-            if ok:
-                self.done += 1
-            self.latencies.append(received - sent)
-
-    @property
-    def rate(self) -> float:
-        return self.done / (self.window_end - self.window_start)
-
-    def percentile_ms(self, q: float) -> float:
-        return percentile_ms(self.latencies, q)
 
 
 @dataclass
