@@ -15,8 +15,9 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import orjson
 
@@ -29,6 +30,7 @@ from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token
 
 _COMMIT_ATTEMPTS = 8
 log = logging.getLogger("service.games")
+T = TypeVar("T")  # what a store read returns
 _LIVE_CACHE_SIZE = 10_000
 
 
@@ -167,22 +169,20 @@ class Games:
     # ------------------------------------------------------------------ reads
 
     async def _load(self, game_id: str) -> StoredGame:
-        try:
-            stored = await self.store.load(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
-        if stored is None:
-            raise not_found(game_id)
-        return stored
+        return await self._read(self.store.load, game_id)
 
     async def _actions(self, game_id: str) -> list[str]:
+        return await self._read(self.store.actions, game_id)
+
+    async def _read(self, read: Callable[[str], Awaitable[T | None]], game_id: str) -> T:
+        """One read of a game from the store; a missing game or store is a typed error."""
         try:
-            actions = await self.store.actions(game_id)
+            found = await read(game_id)
         except StoreUnavailable as exc:
             raise self._unavailable(exc) from exc
-        if actions is None:
+        if found is None:
             raise not_found(game_id)
-        return actions
+        return found
 
     async def create(
         self, game: str, draw: int, scoring: str, code_text: str | None
