@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import uvicorn
 
 from .app import create_app
@@ -12,6 +14,8 @@ from .server import server_options
 
 def main() -> None:
     settings = Settings()
+    # Python's warnings become log records, so that they too are JSON lines.
+    logging.captureWarnings(True)
     uvicorn.run(
         create_app(settings),
         host=settings.host,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from service.config import Settings
+from tests.support import free_port
 
 SCRIPT = """
 import logging, logging.config
@@ -51,3 +53,31 @@ def test_the_log_level_is_one_of_four_names_in_any_case() -> None:
     assert Settings().log_level == "info"
     with pytest.raises(ValidationError, match="log_level"):
         Settings(log_level="loud")
+
+
+SERVICE_WITH_A_WARNING = """
+import os, signal, threading, warnings
+from service.__main__ import main
+
+threading.Timer(0.5, lambda: warnings.warn("a library complains")).start()
+threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+main()
+"""
+
+
+def test_the_running_service_logs_warnings_and_uvicorn_as_json_lines() -> None:
+    env = {**os.environ, "PORT": str(free_port()), "LOG_LEVEL": "INFO", "STORE_URL": "memory://"}
+    result = subprocess.run(
+        [sys.executable, "-W", "always", "-c", SERVICE_WITH_A_WARNING],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+        check=False,
+    )
+    entries = [json.loads(line) for line in result.stderr.splitlines()]
+    loggers = {entry["logger"] for entry in entries}
+    assert {"uvicorn.error", "py.warnings"} <= loggers, result.stderr
+    warning = next(entry for entry in entries if entry["logger"] == "py.warnings")
+    assert warning["level"] == "WARNING" and "a library complains" in warning["message"]
+    assert result.stdout == ""
