@@ -16,8 +16,8 @@ NOT_LOGGED = [*RESERVED_ATTRS, "color_message"]
 def log_config(level: str) -> dict[str, Any]:
     """A ``logging.config.dictConfig`` configuration (uvicorn's ``log_config``).
 
-    uvicorn's loggers get no handler of their own: their records reach the root handler,
-    so that every line has the same shape.
+    It replaces uvicorn's own configuration, so uvicorn's loggers get no handler of their
+    own: their records reach the root handler, and every line has the same shape.
     """
     level = level.upper()
     return {
@@ -40,9 +40,4 @@ def log_config(level: str) -> dict[str, Any]:
             }
         },
         "root": {"handlers": ["stderr"], "level": level},
-        "loggers": {
-            "uvicorn": {"handlers": [], "level": level, "propagate": True},
-            "uvicorn.error": {"handlers": [], "level": level, "propagate": True},
-            "uvicorn.access": {"handlers": [], "level": level, "propagate": True},
-        },
     }
