@@ -21,6 +21,10 @@ logging.config.dictConfig(log_config("info"))
 logging.getLogger("service.games").info("store unavailable: %s", "a \\"quoted\\" reason")
 logging.getLogger("uvicorn.error").info("ready", extra={"color_message": "\\x1b[32mready"})
 logging.getLogger("uvicorn.access").info('%s - "%s %s"', "127.0.0.1:1", "GET", "/healthz")
+logging.getLogger("uvicorn.access").info(
+    '%s - "%s %s"', "127.0.0.1:1", "GET", "/games/g/changes?since=3&token=SECRET&x"
+)
+logging.getLogger("uvicorn.error").info('%s - "WebSocket %s"', "127.0.0.1:1", "/ws?token=SECRET")
 logging.getLogger("service.ws").debug("below the level")
 try:
     raise ValueError("boom")
@@ -38,13 +42,19 @@ def test_each_record_is_one_json_line_with_level_logger_message_and_time() -> No
         ("service.games", "INFO"),
         ("uvicorn.error", "INFO"),
         ("uvicorn.access", "INFO"),
+        ("uvicorn.access", "INFO"),
+        ("uvicorn.error", "INFO"),
         ("service.app", "ERROR"),
     ]
     assert entries[0]["message"] == 'store unavailable: a "quoted" reason'
     assert entries[2]["message"] == '127.0.0.1:1 - "GET /healthz"'
     assert all(entry["time"].startswith("20") for entry in entries)
     assert "color_message" not in entries[1]
-    assert "ValueError: boom" in entries[3]["exc_info"]
+    # A token a client put in a URL: the parameter is named, its value is not logged.
+    assert entries[3]["message"] == '127.0.0.1:1 - "GET /games/g/changes?since=3&token=-&x=-"'
+    assert entries[4]["message"] == '127.0.0.1:1 - "WebSocket /ws?token=-"'
+    assert "SECRET" not in result.stderr
+    assert "ValueError: boom" in entries[5]["exc_info"]
     assert result.stdout == ""
 
 
