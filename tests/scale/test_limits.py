@@ -170,6 +170,8 @@ class SlowRun:
     # Phase 2: a client cut off while the service is answering its own requests.
     second_cut: bool = False
     second_close_code: int | None = None
+    # How the second client's reading ended, for the failure message.
+    second_read: str = ""
     log_errors_after_second: list[str] = field(default_factory=list)
     # A third watcher, cut off with the first, never reads again: the TCP state of its
     # socket some time after the cut (the service must drop it, not hold it open).
@@ -269,13 +271,28 @@ async def _slow_consumer(instance: Instance) -> SlowRun:
                             break
                     await asyncio.sleep(0.005)
                 await asyncio.sleep(3.0)
+                # Read until the close: 4008 if the client reads its backlog in time, 1006 if
+                # the service dropped it first (10 s after the cut), still open (None) if the
+                # cut counted above was somebody else's.
+                frames = size = 0
+                reading = time.monotonic()
+                outcome = "closed"
                 try:
-                    async with asyncio.timeout(5):
-                        async for _ in second:
-                            pass
-                except (TimeoutError, ConnectionClosed):
+                    async with asyncio.timeout(15):
+                        async for frame in second:
+                            frames += 1
+                            size += len(frame)
+                except TimeoutError:
+                    outcome = "still open"
+                except ConnectionClosed:
                     pass
                 run.second_close_code = second.close_code
+                gauge = (await metrics(http, instance)).get("solitaire_ws_connections")
+                run.second_read = (
+                    f"{outcome} after {time.monotonic() - reading:.1f} s of reading, {frames} "
+                    f"frames, {size} bytes; {turn + 1} actions; connections {gauge}; player "
+                    f"closed: {player.closed}, watcher closed: {watcher.closed}"
+                )
                 await asyncio.sleep(0.5)
             finally:
                 second.transport.abort()
@@ -368,6 +385,6 @@ def test_a_slow_watcher_cut_off_mid_answer_leaves_no_error(slow_run: SlowRun) ->
     next send meets a closed socket, which must end the connection quietly (no unhandled
     exception, no traceback in the log)."""
     assert slow_run.second_cut, "the second slow watcher was not cut off"
-    assert slow_run.second_close_code == 4008
+    assert slow_run.second_close_code == 4008, slow_run.second_read
     assert not slow_run.log_errors, slow_run.log_errors[:3]
     assert not slow_run.log_errors_after_second, slow_run.log_errors_after_second[:3]
