@@ -10,6 +10,7 @@ from .actions import (
     Pile,
     PileKind,
     Recycle,
+    Resign,
     Tap,
     Undo,
     column,
@@ -19,7 +20,7 @@ from .actions import (
     parse_pile,
 )
 from .cards import Card, card_text, parse_card
-from .deal import DEAL_COUNT, GameCode, GameKind, Scoring, shuffled_deck
+from .deal import DEAL_COUNT, GameCode, GameKind, Scoring, secret_shuffled_deck, shuffled_deck
 from .errors import (
     IllegalActionError,
     InvalidActionError,
@@ -63,6 +64,7 @@ __all__ = [
     "Pile",
     "PileKind",
     "Recycle",
+    "Resign",
     "Scoring",
     "SolitaireError",
     "SolitaireReflechi",
@@ -79,5 +81,6 @@ __all__ = [
     "parse_actions",
     "parse_card",
     "parse_pile",
+    "secret_shuffled_deck",
     "shuffled_deck",
 ]

@@ -13,6 +13,7 @@ Notation (one token per action, no spaces):
 ``tc3`` ``tw`` tap: send the top card to its foundation
 ``ttc3``       double tap: foundation first, then a tableau place
 ``u``          undo
+``resign``     resign: end the game here (final, like a won game)
 =============  ===============================================================
 
 Columns and foundation places are numbered from 1 in text and from 0 in code.
@@ -101,12 +102,20 @@ class Undo:
         return "u"
 
 
-Action: TypeAlias = Move | Draw | Recycle | Tap | Undo
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """The player ends the game where it stands; nothing can be played or undone after."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+Action: TypeAlias = Move | Draw | Recycle | Tap | Undo | Resign
 
 _PILE_RE = re.compile(r"^(w|s|c([0-9]{1,2})|f([0-9]{1,2})?)$")
 _MOVE_RE = re.compile(r"^([a-z][0-9]{0,2})(?::([0-9]{1,3}))?>([a-z][0-9]{0,2})$")
 _TAP_RE = re.compile(r"^(tt?)([a-z][0-9]{0,2})$")
-_SIMPLE: dict[str, Action] = {"d": Draw(), "r": Recycle(), "u": Undo()}
+_SIMPLE: dict[str, Action] = {"d": Draw(), "r": Recycle(), "u": Undo(), "resign": Resign()}
 
 
 def parse_pile(text: str) -> Pile:

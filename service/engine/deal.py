@@ -3,12 +3,20 @@
 The shuffle is specified step by step in ``docs/deal.md`` so that any front end can
 reproduce a deal from its code: SplitMix64 seeded with the deal number drives a
 Fisher-Yates shuffle of the unshuffled deck. Nothing here depends on Python's ``random``.
+
+A seven-letter deal number is small enough to search: whoever sees the opening cards can
+find the number, and with it every hidden card. Ranked play therefore deals from a secret
+seed of 128 bits (a code with a 28-letter last field), shuffled with SHA-256 in counter
+mode, and the service reveals that code only once play is over.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import re
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -17,6 +25,10 @@ from .errors import InvalidCodeError
 
 DEAL_LETTERS = 7
 DEAL_COUNT = 26**DEAL_LETTERS
+SECRET_SEED_BITS = 128
+SECRET_SEED_COUNT = 1 << SECRET_SEED_BITS
+# The fewest letters that write every 128-bit seed in base 26.
+SECRET_LETTERS = 28
 _MASK64 = (1 << 64) - 1
 
 
@@ -39,28 +51,42 @@ class GameKind(Enum):
 
 
 # ASCII only: upper-casing first would turn "ß" into "SS" and let it through.
-_CODE_RE = re.compile(r"^(DS|TF)1-D([13])([NV])-([A-Z]{7})$", re.IGNORECASE | re.ASCII)
+_CODE_RE = re.compile(r"^(DS|TF)1-D([13])([NV])-([A-Z]{7}|[A-Z]{28})$", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
 class GameCode:
-    """A deal with its draw mode and scoring, e.g. ``DS1-D1N-AAAAAAB``."""
+    """A deal with its draw mode and scoring, e.g. ``DS1-D1N-AAAAAAB``.
+
+    ``secret`` codes carry a 128-bit seed instead of a deal number (28 letters instead of
+    seven) and are shuffled by ``secret_shuffled_deck``.
+    """
 
     game: GameKind
     draw: int
     scoring: Scoring
     deal: int
+    secret: bool = False
 
     def __post_init__(self) -> None:
         if self.draw not in (1, 3):
             raise InvalidCodeError(f"draw must be 1 or 3, not {self.draw}")
-        if not 0 <= self.deal < DEAL_COUNT:
-            raise InvalidCodeError(f"deal number must be in 0..{DEAL_COUNT - 1}")
+        limit = SECRET_SEED_COUNT if self.secret else DEAL_COUNT
+        if not 0 <= self.deal < limit:
+            what = "a secret seed" if self.secret else "deal number"
+            raise InvalidCodeError(f"{what} must be in 0..{limit - 1}")
         if self.game is GameKind.REFLECHI and self.scoring is Scoring.VEGAS:
             raise InvalidCodeError("Solitaire Réfléchi has Normal scoring only")
 
     def __str__(self) -> str:
-        return f"{self.game.value}1-D{self.draw}{self.scoring.letter}-{deal_letters(self.deal)}"
+        letters = SECRET_LETTERS if self.secret else DEAL_LETTERS
+        deal = deal_letters(self.deal, letters)
+        return f"{self.game.value}1-D{self.draw}{self.scoring.letter}-{deal}"
+
+    def shuffled_deck(self) -> list[Card]:
+        if self.secret:
+            return secret_shuffled_deck(self.game, self.deal)
+        return shuffled_deck(self.game, self.deal)
 
     @classmethod
     def parse(cls, text: str) -> GameCode:
@@ -75,17 +101,24 @@ class GameCode:
             int(draw),
             Scoring.NORMAL if scoring == "N" else Scoring.VEGAS,
             deal_number(letters),
+            secret=len(letters) == SECRET_LETTERS,
         )
 
     @classmethod
     def random(cls, game: GameKind, draw: int = 1, scoring: Scoring = Scoring.NORMAL) -> GameCode:
         return cls(game, draw, scoring, secrets.randbelow(DEAL_COUNT))
 
+    @classmethod
+    def random_secret(
+        cls, game: GameKind, draw: int = 1, scoring: Scoring = Scoring.NORMAL
+    ) -> GameCode:
+        return cls(game, draw, scoring, secrets.randbits(SECRET_SEED_BITS), secret=True)
 
-def deal_letters(number: int) -> str:
-    """Base 26, ``A`` = 0, most significant letter first, always seven letters."""
+
+def deal_letters(number: int, count: int = DEAL_LETTERS) -> str:
+    """Base 26, ``A`` = 0, most significant letter first, always ``count`` letters."""
     letters = []
-    for _ in range(DEAL_LETTERS):
+    for _ in range(count):
         number, digit = divmod(number, 26)
         letters.append(chr(ord("A") + digit))
     return "".join(reversed(letters))
@@ -118,6 +151,30 @@ def shuffled_deck(game: GameKind, deal: int) -> list[Card]:
     state = deal
     for i in range(len(deck) - 1, 0, -1):
         state, value = splitmix64(state)
+        j = value % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def secret_stream(seed: int) -> Iterator[int]:
+    """The 64-bit numbers that shuffle a secret deal, in the order the shuffle takes them.
+
+    Output ``k`` (from 0) is the first 8 bytes, big-endian, of SHA-256 over the seed as
+    16 bytes big-endian followed by ``k`` as 4 bytes big-endian.
+    """
+    prefix = seed.to_bytes(16, "big")
+    for k in itertools.count():
+        yield int.from_bytes(hashlib.sha256(prefix + k.to_bytes(4, "big")).digest()[:8], "big")
+
+
+def secret_shuffled_deck(game: GameKind, seed: int) -> list[Card]:
+    """The deck of ``game`` shuffled by a 128-bit secret seed (docs/deal.md, section 9).
+
+    The same Fisher-Yates as ``shuffled_deck``, with ``secret_stream`` instead of
+    SplitMix64: a seed this large cannot be found from the cards it deals.
+    """
+    deck = list(range(DECK_SIZE)) * game.deck_copies
+    for i, value in zip(range(len(deck) - 1, 0, -1), secret_stream(seed), strict=False):
         j = value % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck

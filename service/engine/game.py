@@ -20,6 +20,7 @@ from .actions import (
     Pile,
     PileKind,
     Recycle,
+    Resign,
     Tap,
     Undo,
     column,
@@ -37,7 +38,7 @@ from .cards import (
     fits_on,
     parse_cards,
 )
-from .deal import GameCode, GameKind, Scoring, shuffled_deck
+from .deal import GameCode, GameKind, Scoring
 from .errors import IllegalActionError, InvalidActionError, InvalidPositionError
 
 # Undo record layout (an int, stored as 3 bytes): bits 0-2 kind; for a move, source pile
@@ -75,6 +76,7 @@ class Outcome:
     cards: tuple[Card, ...] = ()
     flipped: Card | None = None
     won: bool = False
+    resigned: bool = False
     undone: Action | None = None
     turned_down: Pile | None = None
     drawn: int = 0
@@ -110,6 +112,8 @@ class Outcome:
             events.append({"type": kind, "count": self.recycled})
         if self.won:
             events.append({"type": "won"})
+        if self.resigned:
+            events.append({"type": "resigned"})
         return events
 
 
@@ -161,6 +165,7 @@ class Klondike:
         "draw",
         "foundations",
         "moves",
+        "resigned",
         "score",
         "scoring",
         "stock",
@@ -202,6 +207,7 @@ class Klondike:
         # Undo records, 3 bytes each, oldest first: kept as bytes so serializing is cheap.
         self._undo = bytearray()
         self.won = sum(self.foundations) == 13 * self.foundation_count
+        self.resigned = False
         self._check_shape()
 
     # ----------------------------------------------------------------- construction
@@ -211,7 +217,7 @@ class Klondike:
         """The opening position of ``code`` (DS-DEAL-*, TF-DEAL-*), as docs/deal.md says."""
         if code.game is not cls.kind:
             raise InvalidPositionError(f"{code} is not a {cls.kind.value} code")
-        deck = shuffled_deck(code.game, code.deal)
+        deck = code.shuffled_deck()
         columns: list[list[Card]] = []
         taken = 0
         for size in range(1, cls.column_count + 1):
@@ -242,6 +248,7 @@ class Klondike:
         clone.moves = self.moves
         clone._undo = bytearray(self._undo)
         clone.won = self.won
+        clone.resigned = self.resigned
         return clone
 
     def _check_shape(self) -> None:
@@ -299,8 +306,13 @@ class Klondike:
         return format_score(self.score, self.scoring)
 
     @property
+    def over(self) -> bool:
+        """Won or resigned: final (DS-END-2, TF-END-2), nothing more is played or undone."""
+        return self.won or self.resigned
+
+    @property
     def undo_available(self) -> int:
-        return 0 if self.won else len(self._undo) // _RECORD_BYTES
+        return 0 if self.over else len(self._undo) // _RECORD_BYTES
 
     def cards_on_foundations(self) -> int:
         return sum(self.foundations)
@@ -313,8 +325,8 @@ class Klondike:
         return True
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action except taps and undo (which only restate moves)."""
-        if self.won:
+        """Every legal action except taps and undo (which only restate moves) and resign."""
+        if self.over:
             return []
         actions: list[Action] = []
         if self.stock:
@@ -376,14 +388,14 @@ class Klondike:
 
     def resolve(self, action: Action) -> Action:
         """Validates ``action`` without playing it; returns what it would become."""
+        if self.over:
+            raise IllegalActionError(self.R_FINAL)
         if isinstance(action, Undo):
-            if self.won:
-                raise IllegalActionError(self.R_FINAL)
             if not self._undo:
                 raise IllegalActionError(self.R_UNDO)
             return action
-        if self.won:
-            raise IllegalActionError(self.R_FINAL)
+        if isinstance(action, Resign):
+            return action
         if isinstance(action, Move):
             return self._plan_move(action).action
         if isinstance(action, Tap):
@@ -521,8 +533,11 @@ class Klondike:
         """Validates and applies ``action``; raises without changing anything if refused."""
         if isinstance(action, Undo):
             return self.undo()
-        if self.won:
+        if self.over:
             raise IllegalActionError(self.R_FINAL)
+        if isinstance(action, Resign):
+            self.resigned = True
+            return Outcome(action, 0, resigned=True)
         if isinstance(action, Move):
             return self._apply_move(self._plan_move(action))
         if isinstance(action, Tap):
@@ -614,7 +629,7 @@ class Klondike:
 
     def undo(self) -> Outcome:
         """Takes back the last action (DS-APP-4): state and score exactly as before."""
-        if self.won:
+        if self.over:
             raise IllegalActionError(self.R_FINAL)
         if not self._undo:
             raise IllegalActionError(self.R_UNDO)
@@ -692,6 +707,7 @@ class Klondike:
             "moves": self.moves,
             "undo_available": self.undo_available,
             "won": self.won,
+            "resigned": self.resigned,
         }
 
     def private_view(self) -> dict[str, Any]:
@@ -736,9 +752,13 @@ class Klondike:
         )
 
     def serialize(self) -> str:
-        """Position, code and undo history in one compact line; ``deserialize`` reverses it."""
+        """Position, code and undo history in one compact line; ``deserialize`` reverses it.
+
+        A resigned game ends with an eleventh field, ``resigned``.
+        """
         history = base64.b64encode(self._undo).decode("ascii") if self._undo else "-"
-        return f"{self.position_text()} {self._code_text} {history}"
+        ending = " resigned" if self.resigned else ""
+        return f"{self.position_text()} {self._code_text} {history}{ending}"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Klondike):
@@ -855,8 +875,9 @@ def from_position(text: str) -> Klondike:
 
 def deserialize(text: str) -> Klondike:
     fields = text.split()
-    if len(fields) != 10:
-        raise InvalidPositionError("serialized state has 10 fields")
+    resigned = len(fields) == 11 and fields[10] == "resigned"
+    if len(fields) != 10 and not resigned:
+        raise InvalidPositionError("serialized state has 10 fields (11 when resigned)")
     code = None if fields[8] == "-" else GameCode.parse(fields[8])
     game = _from_fields(fields[:8], code)
     if fields[9] != "-":
@@ -873,6 +894,7 @@ def deserialize(text: str) -> Klondike:
         if not all(_record_is_valid(game, record) for record in records):
             raise InvalidPositionError("bad undo record")
         game._undo = bytearray(raw)
+    game.resigned = resigned
     return game
 
 

@@ -166,8 +166,8 @@ REJECTION_MESSAGES: dict[str, tuple[str, str]] = {
         "Peli on voitettu vasta, kun kaikki 104 korttia ovat peruspinoissa.",
     ),
     "DS-END-2": (
-        "The game has already been won, so no more moves or undos are possible.",
-        "Peli on jo voitettu, joten siirtoja ei voi enää tehdä eikä perua.",
+        "The game is over (won or resigned), so no more moves or undos are possible.",
+        "Peli on päättynyt (voitettu tai luovutettu), joten siirtoja ei voi enää tehdä eikä perua.",
     ),
     "DS-APP-1": (
         "Cards never move by themselves; every move is made by the player.",
@@ -274,8 +274,8 @@ REJECTION_MESSAGES: dict[str, tuple[str, str]] = {
         "Peli on voitettu vasta, kun kaikki 52 korttia ovat peruspinoissa.",
     ),
     "TF-END-2": (
-        "The game has already been won, so no more moves or undos are possible.",
-        "Peli on jo voitettu, joten siirtoja ei voi enää tehdä eikä perua.",
+        "The game is over (won or resigned), so no more moves or undos are possible.",
+        "Peli on päättynyt (voitettu tai luovutettu), joten siirtoja ei voi enää tehdä eikä perua.",
     ),
     "TF-APP-1": (
         "Cards never move by themselves; every move is made by the player.",

@@ -237,8 +237,9 @@ def expected_public_view(game: Klondike) -> dict[str, Any]:
         "score": score,
         "score_display": display,
         "moves": game.moves,
-        "undo_available": 0 if game.won else len(game.history),
+        "undo_available": 0 if game.won or game.resigned else len(game.history),
         "won": game.won,
+        "resigned": game.resigned,
     }
 
 

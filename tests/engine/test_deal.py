@@ -6,6 +6,9 @@ reproduce deals from them, so a change here is a breaking change of every game c
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import re
 from collections import Counter
 
 import pytest
@@ -22,10 +25,17 @@ from service.engine import (
     SolitaireError,
     SolitaireReflechi,
     new_game,
+    secret_shuffled_deck,
     shuffled_deck,
 )
 from service.engine.cards import CARD_TEXT, cards_text, parse_cards
-from service.engine.deal import deal_letters, deal_number, splitmix64
+from service.engine.deal import (
+    SECRET_LETTERS,
+    deal_letters,
+    deal_number,
+    secret_stream,
+    splitmix64,
+)
 
 # --------------------------------------------------------------------------- vectors
 
@@ -357,3 +367,88 @@ def test_first_swaps_of_ds_deal_1() -> None:
         (101, 17911839290282890590, 0),
         (100, 8196980753821780235, 75),
     ]
+
+
+# --------------------------------------------------------------------------- secret deals
+
+SECRET_STREAM_OUTPUTS = {
+    0: ["de47c9b27eb8d300", "e9ff0e6e6de95da5", "318b8f30815253bc"],
+    1: ["31736a8b5d336a7a", "9a1694468ccd7404", "941041afcec675aa"],
+    2**128 - 1: ["0f7f869d12d439f6", "0f9ee81ec30d7d25", "b778a0937ccef5a3"],
+}
+
+SECRET_SHUFFLED = {
+    "TF1-D1N-AAGKBWSOEPIRAEYTGERIURNYFFZJ": (
+        "9CJH6S7S9H9S8DJS5C7HKS9DTC3C4CKH6HQD5DAS3HQS8HTSAD5SQCJC4D2D6CQH8SKD2H3D2CTHAC4S7D8C"
+        "5H4H3STD2S7CAHKC6DJD"
+    ),
+    "DS1-D1N-AAGKBWSOEPIRAEYTGERIURNYFFZJ": (
+        "2SQH7STD8HAD5C4SQD9DKHAD9S5H8D4C4DQCAH3DTHTD8S3S9STS6S8CQSJH3CKC4H9CQH2C2CAS3H7D7H5C"
+        "2D6DTSKH3C9CKS7S8S6S3S5DJH9H4C2H8D7C6HKDJC3D2HQSQC7D8C7CTCJD2D7H6CAH5D5SAS6DKDJCKS4H"
+        "TCAC9H5S6HJS4SAC9D6C4DKCQD5H3H2SJSTH8HJD"
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", sorted(SECRET_STREAM_OUTPUTS))
+def test_secret_stream_vectors(seed: int) -> None:
+    outputs = itertools.islice(secret_stream(seed), 3)
+    assert [f"{value:016x}" for value in outputs] == SECRET_STREAM_OUTPUTS[seed]
+
+
+def _reference_secret_shuffle(copies: int, seed: int) -> list[int]:
+    """docs/deal.md section 9, written out again from the text."""
+    deck = list(range(52)) * copies
+    for k, i in enumerate(range(len(deck) - 1, 0, -1)):
+        digest = hashlib.sha256(seed.to_bytes(16, "big") + k.to_bytes(4, "big")).digest()
+        j = int.from_bytes(digest[:8], "big") % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@pytest.mark.parametrize("code", sorted(SECRET_SHUFFLED))
+def test_secret_shuffled_deck_vectors(code: str) -> None:
+    parsed = GameCode.parse(code)
+    assert parsed.secret
+    assert parsed.deal == 0x0123456789ABCDEF0123456789ABCDEF
+    assert cards_text(parsed.shuffled_deck()) == SECRET_SHUFFLED[code]
+    assert cards_text(new_game(code).hidden_cards()) != ""
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**128 - 1), game=st.sampled_from(list(GameKind)))
+def test_secret_shuffle_follows_the_spec(seed: int, game: GameKind) -> None:
+    assert secret_shuffled_deck(game, seed) == _reference_secret_shuffle(game.deck_copies, seed)
+
+
+def test_secret_codes_have_28_letters_and_round_trip() -> None:
+    code = GameCode.random_secret(GameKind.DOUBLE, 3, Scoring.VEGAS)
+    text = str(code)
+    assert re.fullmatch(r"DS1-D3V-[A-Z]{28}", text)
+    assert GameCode.parse(text.lower()) == code
+    assert GameCode.parse(text).secret
+    assert not GameCode.parse("DS1-D3V-AAAAAAB").secret
+
+
+def test_secret_codes_draw_their_seed_from_128_bits() -> None:
+    seeds = {GameCode.random_secret(GameKind.REFLECHI).deal for _ in range(64)}
+    assert len(seeds) == 64
+    # 64 draws below 2^120 would happen with probability 2^-512: the top bits are used.
+    assert max(seeds) >= 2**120
+
+
+def test_secret_seed_boundaries() -> None:
+    top = GameCode.parse("TF1-D1N-" + deal_letters(2**128 - 1, SECRET_LETTERS))
+    assert top.deal == 2**128 - 1
+    with pytest.raises(InvalidCodeError):
+        GameCode.parse("TF1-D1N-" + "Z" * SECRET_LETTERS)  # 26^28 - 1 is over 2^128 - 1
+    for letters in (8, 27, 29):
+        with pytest.raises(InvalidCodeError):
+            GameCode.parse("TF1-D1N-" + "A" * letters)
+
+
+def test_a_secret_seed_and_a_deal_number_of_the_same_value_deal_differently() -> None:
+    public = GameCode(GameKind.REFLECHI, 1, Scoring.NORMAL, 1)
+    secret = GameCode(GameKind.REFLECHI, 1, Scoring.NORMAL, 1, secret=True)
+    assert public.shuffled_deck() != secret.shuffled_deck()
+    assert str(secret) == "TF1-D1N-" + "A" * 27 + "B"
