@@ -32,6 +32,7 @@ from .protocol import (
     ErrorCode,
     JoinRaceRequest,
     ReadyRequest,
+    ResignRequest,
     UndoRequest,
     describe_validation_error,
     parse_action_input,
@@ -104,7 +105,13 @@ async def create_game(request: Request) -> Response:
     body = await read_body(request, CreateGameRequest)
     if body.code is not None:
         _check_code_agrees(body)
-    created = await games_of(request).create(body.game, body.draw, body.scoring, body.code)
+    if body.secret and body.code is not None:
+        raise ServiceError(
+            ErrorCode.BAD_CODE, 422, "a secret deal is chosen by the service: give no code"
+        )
+    created = await games_of(request).create(
+        body.game, body.draw, body.scoring, body.code, body.secret
+    )
     location = f"/games/{created['game_id']}"
     return json_response(created, 201, {"location": location, "etag": '"0"'})
 
@@ -187,6 +194,12 @@ async def _apply(
     )
 
 
+async def post_resign(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    body = await read_body(request, ResignRequest)
+    return await _apply(request, game_id, engine.Resign(), None, body.request_id)
+
+
 async def get_legal_actions(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     return json_response(await games_of(request).legal_actions(game_id, bearer_token(request)))
@@ -212,7 +225,9 @@ async def create_race(request: Request) -> Response:
 
 async def join_race(request: Request) -> Response:
     body = await read_body(request, JoinRaceRequest)
-    return json_response(await races_of(request).join(body.join_code, body.name.strip()), 201)
+    client = request.client.host if request.client else ""
+    joined = await races_of(request).join(body.join_code, body.name.strip(), client)
+    return json_response(joined, 201)
 
 
 async def get_race(request: Request) -> Response:
@@ -280,7 +295,10 @@ async def index(request: Request) -> Response:
 async def service_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ServiceError)
     games_of(request).metrics.errors.labels(exc.code.value).inc()
-    return problem(exc.code, exc.status, exc.message, exc.extra)
+    response = problem(exc.code, exc.status, exc.message, exc.extra)
+    if "retry_after" in exc.extra:
+        response.headers["retry-after"] = str(exc.extra["retry_after"])
+    return response
 
 
 _HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
@@ -304,6 +322,7 @@ ROUTES = [
     Route("/games/{game_id}/changes", get_changes, methods=["GET"]),
     Route("/games/{game_id}/actions", post_action, methods=["POST"]),
     Route("/games/{game_id}/undo", post_undo, methods=["POST"]),
+    Route("/games/{game_id}/resign", post_resign, methods=["POST"]),
     Route("/games/{game_id}/legal-actions", get_legal_actions, methods=["GET"]),
     Route("/games/{game_id}/record", get_record, methods=["GET"]),
     Route("/races", create_race, methods=["POST"]),

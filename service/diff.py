@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_SCALARS = ("stock", "score", "score_display", "moves", "undo_available", "won")
+_SCALARS = ("stock", "score", "score_display", "moves", "undo_available", "won", "resigned")
 
 
 def _list_patch(path: str, old: list[Any], new: list[Any], ops: list[dict[str, Any]]) -> None:

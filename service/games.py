@@ -66,6 +66,15 @@ def race_running() -> ServiceError:
     )
 
 
+def game_not_over() -> ServiceError:
+    return ServiceError(
+        ErrorCode.GAME_NOT_OVER,
+        409,
+        "this game was dealt from a secret seed: its code and record are shown once the game "
+        "is over (won or resigned)",
+    )
+
+
 class RuleRejected(ServiceError):
     def __init__(self, error: engine.IllegalActionError, game_id: str, version: int) -> None:
         super().__init__(
@@ -185,13 +194,16 @@ class Games:
         return found
 
     async def create(
-        self, game: str, draw: int, scoring: str, code_text: str | None
+        self, game: str, draw: int, scoring: str, code_text: str | None, secret: bool = False
     ) -> dict[str, Any]:
+        """A new game: the deal of ``code_text``, or a random one (from a secret seed, whose
+        code is withheld until the game is over, when ``secret``)."""
         try:
             if code_text is not None:
                 code = engine.GameCode.parse(code_text)
             else:
-                code = engine.GameCode.random(engine.GameKind(game), draw, engine.Scoring(scoring))
+                deal = engine.GameCode.random_secret if secret else engine.GameCode.random
+                code = deal(engine.GameKind(game), draw, engine.Scoring(scoring))
         except engine.InvalidCodeError as exc:
             raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
         state = engine.new_game(code)
@@ -207,7 +219,7 @@ class Games:
         return {
             "game_id": game_id,
             "player_token": token,
-            "code": str(code),
+            "code": None if secret else str(code),
             "version": 0,
             "state": state.public_view(),
         }
@@ -263,14 +275,19 @@ class Games:
                 raise race_running()
         elif not stored.won:
             self.authorize(stored.token_hash, token)
+            if engine.GameCode.parse(stored.code).secret:
+                # The code names every hidden card: a secret deal keeps it until the end.
+                raise game_not_over()
         actions = await self._actions(game_id)
+        game = engine.deserialize(stored.state)
         return {
             "game_id": game_id,
             "code": stored.code,
             "actions": actions,
             "record": " ".join([stored.code, *actions]),
             "version": len(actions),
-            "won": stored.won,
+            "won": game.won,
+            "resigned": game.resigned,
         }
 
     async def changes_since(
@@ -440,7 +457,7 @@ class Games:
                     game.serialize(),
                     str(outcome.action),
                     request_id,
-                    game.won,
+                    game.over,
                     orjson.dumps(change),
                     str(action),
                 )

@@ -25,6 +25,7 @@ from .protocol import (
     RaceJoined,
     RaceResponse,
     ReadyRequest,
+    ResignRequest,
     UndoRequest,
 )
 
@@ -40,6 +41,7 @@ _MODELS: list[type[BaseModel]] = [
     LegalActionsResponse,
     Problem,
     UndoRequest,
+    ResignRequest,
     CreateRaceRequest,
     JoinRaceRequest,
     ReadyRequest,
@@ -194,6 +196,19 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {"200": _json(ActionAccepted, "Undone"), **act_errors},
                 }
             },
+            "/games/{game_id}/resign": {
+                "post": {
+                    "operationId": "postResign",
+                    "summary": "End the game here, final like a won game (player only); in a "
+                    "race, resigns from the race",
+                    "security": _AUTH,
+                    "parameters": [_GAME_ID],
+                    "requestBody": {
+                        "content": {"application/json": {"schema": _ref(ResignRequest)}},
+                    },
+                    "responses": {"200": _json(ActionAccepted, "Resigned"), **act_errors},
+                }
+            },
             "/games/{game_id}/legal-actions": {
                 "get": {
                     "operationId": "getLegalActions",
@@ -210,7 +225,10 @@ def openapi_document() -> dict[str, Any]:
                     "parameters": [_GAME_ID],
                     "responses": {
                         "200": _json(GameRecordResponse, "Game record"),
-                        "401": _problem("Game not won and no player token"),
+                        "401": _problem("Game not over and no player token"),
+                        "409": _problem(
+                            "`game_not_over`: a secret deal's code and record wait for its end"
+                        ),
                         **_ERRORS,
                     },
                 }
@@ -237,6 +255,10 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {
                         "201": _json(RaceJoined, "Joined"),
                         "409": _problem("Race full or already started"),
+                        "429": _problem(
+                            "`rate_limited`: too many wrong join codes from this address "
+                            "(see `Retry-After`)"
+                        ),
                         **_ERRORS,
                         **_BODY_ERRORS,
                     },

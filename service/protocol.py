@@ -69,8 +69,15 @@ class TapAction(Model):
     double: bool = False
 
 
+class ResignAction(Model):
+    """End the game where it stands: final like a won game (no more actions or undo)."""
+
+    type: Literal["resign"]
+
+
 ActionObject = Annotated[
-    MoveAction | DrawAction | RecycleAction | TapAction, Field(discriminator="type")
+    MoveAction | DrawAction | RecycleAction | TapAction | ResignAction,
+    Field(discriminator="type"),
 ]
 ActionInput = Annotated[
     ActionObject | Notation,
@@ -104,6 +111,9 @@ class PublicState(Model):
     moves: int = Field(ge=0)
     undo_available: int = Field(ge=0, description="How many actions can be undone now.")
     won: bool
+    resigned: bool = Field(
+        description="The player resigned: the game is over and final, like a won game."
+    )
 
 
 # --------------------------------------------------------------------------- events
@@ -153,6 +163,10 @@ class WonEvent(Model):
     type: Literal["won"]
 
 
+class ResignedEvent(Model):
+    type: Literal["resigned"]
+
+
 class UndoneEvent(Model):
     type: Literal["undone"]
     action: Notation
@@ -167,6 +181,7 @@ Event = Annotated[
     | RecycledEvent
     | UnrecycledEvent
     | WonEvent
+    | ResignedEvent
     | UndoneEvent,
     Field(discriminator="type"),
 ]
@@ -239,6 +254,7 @@ class ErrorCode(StrEnum):
     RACE_NOT_FINISHED = "race_not_finished"
     NOT_HOST = "not_host"
     REQUEST_ID_REUSED = "request_id_reused"
+    GAME_NOT_OVER = "game_not_over"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     INTERNAL_ERROR = "internal_error"
 
@@ -258,6 +274,9 @@ class Problem(Model):
     reason: str | None = Field(
         None, description="For `invalid_action`: `unknown_pile`, `bad_index`, `empty_pile`..."
     )
+    retry_after: int | None = Field(
+        None, description="For `rate_limited`: seconds to wait (also the `Retry-After` header)."
+    )
 
 
 # --------------------------------------------------------------------------- REST bodies
@@ -269,13 +288,23 @@ class CreateGameRequest(Model):
     game: Literal["DS", "TF"] = "DS"
     draw: Literal[1, 3] = 1
     scoring: Literal["normal", "vegas"] = "normal"
-    code: str | None = Field(None, max_length=32, examples=["DS1-D1N-AAAAAAB"])
+    code: str | None = Field(
+        None, max_length=64, examples=["DS1-D1N-AAAAAAB", "TF1-D3N-AAGKBWSOEPIRAEYTGERIURNYFFZJ"]
+    )
+    secret: bool = Field(
+        False,
+        description="Deal from a secret 128-bit seed whose code is shown only once the game "
+        "is over (won or resigned). Not with `code`.",
+    )
 
 
 class CreatedGame(Model):
     game_id: GameId
     player_token: str = Field(description="Secret: send as `Authorization: Bearer <token>`.")
-    code: str = Field(description="The game code; shown only to the player.")
+    code: str | None = Field(
+        description="The game code, shown only to the player; null for a secret deal, whose "
+        "code the record reveals once the game is over."
+    )
     version: int
     state: PublicState
 
@@ -315,6 +344,11 @@ class GameRecordResponse(Model):
     record: str = Field(description="The code followed by every action, space separated.")
     version: int
     won: bool
+    resigned: bool
+
+
+class ResignRequest(Model):
+    request_id: RequestId | None = None
 
 
 class Health(Model):
@@ -338,7 +372,12 @@ class CreateRaceRequest(Model):
 
 
 class JoinRaceRequest(Model):
-    join_code: str = Field(min_length=4, max_length=12, description="Shared by the host.")
+    join_code: str = Field(
+        min_length=4,
+        max_length=16,
+        description="Shared by the host: 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ23456789` "
+        "(any case; spaces and dashes are ignored).",
+    )
     name: PlayerName
 
 
@@ -537,7 +576,7 @@ class RaceProgressMessage(Model):
     type: Literal["race_progress"]
     race_id: RaceId
     player_id: str
-    state: Literal["playing", "won"]
+    state: Literal["playing", "won", "resigned"]
     foundations: int
     score: int
     score_display: str
@@ -606,6 +645,14 @@ class UndoMessage(Model):
     expected_version: int | None = Field(None, ge=0)
 
 
+class ResignMessage(Model):
+    """End your game where it stands; in a race, this is resigning from the race."""
+
+    type: Literal["resign"]
+    id: RequestId
+    game_id: GameId
+
+
 class WatchRaceMessage(Model):
     """Follow a race: as a player with your token (marks you connected), or as a spectator."""
 
@@ -641,6 +688,7 @@ ClientMessage = Annotated[
     | UnsubscribeMessage
     | ActionMessage
     | UndoMessage
+    | ResignMessage
     | PingMessage
     | WatchRaceMessage
     | UnwatchRaceMessage
@@ -666,6 +714,8 @@ def parse_action_input(value: Any) -> engine.Action:
         return engine.Tap(engine.parse_pile(value.from_), value.double)
     if isinstance(value, DrawAction):
         return engine.Draw()
+    if isinstance(value, ResignAction):
+        return engine.Resign()
     return engine.Recycle()
 
 
@@ -684,6 +734,8 @@ def action_object(action: engine.Action) -> dict[str, Any] | None:
         return {"type": "recycle"}
     if isinstance(action, engine.Tap):
         return {"type": "tap", "from": str(action.source), "double": action.double}
+    if isinstance(action, engine.Resign):
+        return {"type": "resign"}
     return None
 
 

@@ -2,10 +2,10 @@
 
 A race is one JSON document in the store, changed only by compare-and-set, so the
 instances that serve its players agree on who joined, who is ready, when it starts and
-who finished when. The deal's code is chosen when the race is created and stays in the
-document, never in a message, until the race is over: anyone who knew it could compute
-every hidden card. Live progress (cards on foundations, score, moves) is published after
-each accepted action without touching the document.
+who finished when. The deal comes from a secret 128-bit seed chosen when the race is
+created; its code stays in the document, never in a message, until the race is over:
+anyone who knew it could compute every hidden card. Live progress (cards on foundations,
+score, moves) is published after each accepted action without touching the document.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ from .store import CommitStatus, StoredRace, StoreUnavailable, hash_token, race_
 
 log = logging.getLogger("service.races")
 
+# 32 symbols without the look-alikes I/1 and O/0: 5 bits each, 40 bits a code.
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-JOIN_CODE_LENGTH = 6
+JOIN_CODE_LENGTH = 8
 _SAVE_ATTEMPTS = 16
 
 
@@ -291,7 +292,9 @@ class Races:
         previous: str | None = None,
     ) -> dict[str, Any]:
         try:
-            code = engine.GameCode.random(engine.GameKind(game), draw, engine.Scoring(scoring))
+            code = engine.GameCode.random_secret(
+                engine.GameKind(game), draw, engine.Scoring(scoring)
+            )
         except engine.InvalidCodeError as exc:
             raise _error(ErrorCode.BAD_CODE, 422, str(exc)) from exc
         race_id = secrets.token_urlsafe(12)
@@ -378,9 +381,24 @@ class Races:
             "race": view if view is not None else await self.view(doc),
         }
 
-    async def join(self, join_code: str, name: str) -> dict[str, Any]:
+    async def join(self, join_code: str, name: str, client: str = "") -> dict[str, Any]:
+        """Joins the race of ``join_code``; a ``client`` address with too many wrong codes
+        in the current minute is refused without a look-up, so codes cannot be guessed."""
+        failures_key = f"join-failures:{client}:{now_ms() // 60_000}"
+        limit = self.settings.join_failures_per_minute
         try:
-            race_id = await self.store.race_of_join_code(join_code.strip().upper())
+            if await self.store.tally(failures_key, 60, add=0) >= limit:
+                raise ServiceError(
+                    ErrorCode.RATE_LIMITED,
+                    429,
+                    f"too many wrong join codes from this address (at most {limit} a minute); "
+                    "try again in a minute",
+                    retry_after=60 - now_ms() // 1000 % 60,
+                )
+            code = "".join(join_code.split()).replace("-", "").upper()
+            race_id = await self.store.race_of_join_code(code)
+            if race_id is None:
+                await self.store.tally(failures_key, 60)
         except StoreUnavailable as exc:
             raise self.games._unavailable(exc) from exc
         if race_id is None:
@@ -500,21 +518,20 @@ class Races:
         await self._update(race_id, lambda doc, at: doc["finished_at"] is None)
 
     async def resign(self, race_id: str, token: str | None) -> dict[str, Any]:
-        def give_up(doc: dict[str, Any], at: int) -> bool:
-            player = self._player(doc, token)
-            status = _status(doc, at)
-            if status == "finished":
-                raise _error(ErrorCode.RACE_OVER, 409, "the race is over")
-            if status != "running":
-                raise _error(ErrorCode.RACE_NOT_STARTED, 409, "the race is not running")
-            if player["state"] != "playing":
-                raise _error(ErrorCode.RACE_OVER, 409, "you have already finished this race")
-            player["state"] = "resigned"
-            player["resigned_at"] = at
-            return True
-
-        doc, view = await self._update(race_id, give_up)
-        return await self._answer(doc, view, token)
+        """Resigning from a race is resigning one's game: the game ends, final, and
+        ``after_action`` marks the player resigned (one meaning for both)."""
+        _, doc = await self._load(race_id)
+        player = self._player(doc, token)
+        status = _status(doc, now_ms())
+        if status == "finished":
+            raise _error(ErrorCode.RACE_OVER, 409, "the race is over")
+        if status != "running":
+            raise _error(ErrorCode.RACE_NOT_STARTED, 409, "the race is not running")
+        if player["state"] != "playing":
+            raise _error(ErrorCode.RACE_OVER, 409, "you have already finished this race")
+        await self.games.act(player["game_id"], token, engine.Resign())
+        _, doc = await self._load(race_id)
+        return await self._answer(doc, None, token)
 
     async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
         _, doc = await self._load(race_id)
@@ -589,17 +606,18 @@ class Races:
 
     async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
         player_id = self._player_of_game.get(game_id, (race_id, ""))[1]
-        if game.won:
+        ending = "won" if game.won else "resigned" if game.resigned else None
+        if ending is not None:
 
-            def won(doc: dict[str, Any], at: int) -> bool:
+            def settle(doc: dict[str, Any], at: int) -> bool:
                 player = next(p for p in doc["players"] if p["game_id"] == game_id)
-                if player["state"] == "won":
+                if player["state"] in ("won", "resigned"):
                     return False
-                player["state"] = "won"
-                player["won_at"] = at
+                player["state"] = ending
+                player[f"{ending}_at"] = at
                 return True
 
-            await self._update(race_id, won)
+            await self._update(race_id, settle)
 
         def refresh_result(doc: dict[str, Any], at: int) -> bool:
             # An action that passed the gate just before the end was committed after the
@@ -614,7 +632,7 @@ class Races:
             "type": "race_progress",
             "race_id": race_id,
             "player_id": player_id,
-            "state": "won" if game.won else "playing",
+            "state": ending or "playing",
             "foundations": game.cards_on_foundations(),
             "score": game.score,
             "score_display": game.score_display,

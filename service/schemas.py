@@ -30,6 +30,7 @@ _REST_REQUESTS: list[type[BaseModel]] = [
     protocol.CreateGameRequest,
     protocol.ActionRequest,
     protocol.UndoRequest,
+    protocol.ResignRequest,
     protocol.CreateRaceRequest,
     protocol.JoinRaceRequest,
     protocol.ReadyRequest,

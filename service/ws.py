@@ -30,6 +30,7 @@ from .protocol import (
     HelloMessage,
     PingMessage,
     RaceCommandMessage,
+    ResignMessage,
     SubscribeMessage,
     UndoMessage,
     UnsubscribeMessage,
@@ -298,7 +299,7 @@ class Connection:
                 await self.subscribe(message)
             elif isinstance(message, UnsubscribeMessage):
                 await self.unsubscribe(message)
-            elif isinstance(message, ActionMessage | UndoMessage):
+            elif isinstance(message, ActionMessage | UndoMessage | ResignMessage):
                 await self.act(message)
             elif isinstance(message, WatchRaceMessage):
                 await self.watch_race(message)
@@ -447,7 +448,7 @@ class Connection:
         await self.games.store.unsubscribe(message.game_id, self)
         await self.send({"type": "unsubscribed", "id": message.id, "game_id": message.game_id})
 
-    async def act(self, message: ActionMessage | UndoMessage) -> None:
+    async def act(self, message: ActionMessage | UndoMessage | ResignMessage) -> None:
         sub = self.subscriptions.get(message.game_id)
         if sub is None:
             raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
@@ -462,10 +463,13 @@ class Connection:
                 raise ServiceError(
                     ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
                 ) from exc
-        else:
+        elif isinstance(message, UndoMessage):
             action = engine.Undo()
+        else:
+            action = engine.Resign()
+        expected_version = None if isinstance(message, ResignMessage) else message.expected_version
         applied = await self.games.act(
-            message.game_id, sub.token, action, message.expected_version, message.id
+            message.game_id, sub.token, action, expected_version, message.id
         )
         await self.send(
             {

@@ -168,6 +168,13 @@ class Store(ABC):
     @abstractmethod
     async def race_of_join_code(self, join_code: str) -> str | None: ...
 
+    # ------------------------------------------------------------------ counters
+
+    @abstractmethod
+    async def tally(self, key: str, window_seconds: int, add: int = 1) -> int:
+        """Adds ``add`` (0 only reads) to a counter shared by every instance, which is
+        deleted ``window_seconds`` after it was first counted; returns its value."""
+
     @abstractmethod
     async def publish(self, topic: str, payload: bytes) -> None:
         """Publishes a transient message (not stored) to the topic's subscribers."""

@@ -20,6 +20,8 @@ from . import (
 
 # Expired games are swept on create, at most this often (seconds).
 _SWEEP_INTERVAL = 60.0
+# Expired counters are dropped when this many are held, so a flood of addresses stays bounded.
+_TALLY_SWEEP_SIZE = 10_000
 now = time.monotonic
 
 
@@ -41,6 +43,7 @@ class MemoryStore(Store):
         self._games: dict[str, _Entry] = {}
         self._races: dict[str, tuple[StoredRace, float | None]] = {}
         self._join_codes: dict[str, str] = {}
+        self._tallies: dict[str, tuple[int, float]] = {}
         self._last_sweep = now()
 
     @property
@@ -161,6 +164,18 @@ class MemoryStore(Store):
     async def race_of_join_code(self, join_code: str) -> str | None:
         race_id = self._join_codes.get(join_code)
         return race_id if race_id and self._race(race_id) else None
+
+    async def tally(self, key: str, window_seconds: int, add: int = 1) -> int:
+        moment = now()
+        count, expires_at = self._tallies.get(key, (0, 0.0))
+        if expires_at <= moment:
+            count, expires_at = 0, moment + window_seconds
+            if len(self._tallies) > _TALLY_SWEEP_SIZE:
+                self._tallies = {k: v for k, v in self._tallies.items() if v[1] > moment}
+        if add:
+            count += add
+            self._tallies[key] = (count, expires_at)
+        return count
 
     async def publish(self, topic: str, payload: bytes) -> None:
         self._dispatch(Delivery(topic, 0, payload))

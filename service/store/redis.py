@@ -186,6 +186,10 @@ def _join_key(join_code: str) -> str:
     return f"sol:join:{join_code}"
 
 
+def _tally_key(key: str) -> str:
+    return f"sol:tally:{key}"
+
+
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -428,6 +432,20 @@ class RedisStore(Store):
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return _text(race_id) if race_id else None
+
+    async def tally(self, key: str, window_seconds: int, add: int = 1) -> int:
+        name = _tally_key(key)
+        try:
+            if not add:
+                value = await self._redis.get(name)
+                return int(value) if value else 0
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.incrby(name, add)
+                pipe.expire(name, window_seconds, nx=True)
+                count, _ = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return int(count)
 
     async def publish(self, topic: str, payload: bytes) -> None:
         try:

@@ -374,5 +374,5 @@ def solvable_tf_deal(max_nodes: int = 600, tries: int = 200) -> tuple[engine.Gam
 
 
 def fixed_code(code: engine.GameCode) -> Any:
-    """A stand-in for ``GameCode.random`` that always deals ``code``."""
+    """A stand-in for ``GameCode.random_secret`` that always deals ``code``."""
     return staticmethod(lambda *args, **kwargs: code)

@@ -63,7 +63,7 @@ def _first_foundation_prefix(code: engine.GameCode, line: list[str]) -> list[str
 
 def test_three_players_race_to_the_end(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     code, line = solvable_tf_deal()
-    monkeypatch.setattr(engine.GameCode, "random", fixed_code(code))
+    monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(code))
     clock = Clock()
     monkeypatch.setattr(races_module, "now_ms", clock)
     bob_line = _first_foundation_prefix(code, line)
@@ -234,7 +234,7 @@ def test_three_players_race_to_the_end(store_url: str, monkeypatch: pytest.Monke
 
             # Progress: one message per accepted action of each player, seen by everyone.
             for peer in (pa, pb, spec):
-                for who, played in ((ann, line), (bob, bob_line), (cy, cy_line)):
+                for who, played in ((ann, line), (bob, [*bob_line, "resign"]), (cy, cy_line)):
                     progress = _progress_of(peer.frames, race_id, who["player_id"])
                     figures = [(f["foundations"], f["score"], f["moves"]) for f in progress]
                     assert figures == _expected_progress(code, played), (peer.label, who["name"])
@@ -304,7 +304,7 @@ def _check_result(
     assert third["moves"] == len(cy_line)
     assert result["records"] == {
         ann["player_id"]: " ".join([str(code), *line]),
-        bob["player_id"]: " ".join([str(code), *bob_line]),
+        bob["player_id"]: " ".join([str(code), *bob_line, "resign"]),
         cy["player_id"]: " ".join([str(code), *cy_line]),
     }
     # Scoring entries match each player's final board.
@@ -323,7 +323,7 @@ def test_finished_race_games_are_public_and_replay(
 ) -> None:
     """After the end anyone may read every game and record, and each record replays to it."""
     code, line = solvable_tf_deal()
-    monkeypatch.setattr(engine.GameCode, "random", fixed_code(code))
+    monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(code))
     with service_client(store_url, race_countdown_seconds=0.2) as client:
         ann = create_race(client, "Ann", game="TF")
         bob = join_race(client, ann["join_code"], "Bob")

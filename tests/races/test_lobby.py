@@ -42,7 +42,7 @@ def test_create_race_defaults_and_view(race_client: CheckedClient) -> None:
     assert race["time_limit_seconds"] is None and race["ends_at"] is None
     assert race["players"][0]["name"] == "Ann"  # trimmed
     assert race["players"][0]["player_id"] == ann["player_id"] == race["host"]
-    assert len(ann["join_code"]) == 6 and ann["join_code"] == ann["join_code"].upper()
+    assert len(ann["join_code"]) == 8 and ann["join_code"] == ann["join_code"].upper()
     view = race_client.get(f"/races/{ann['race_id']}")
     assert view.status_code == 200
     assert view.json().get("you") is None

@@ -146,4 +146,4 @@ def test_rematch_same_players_new_deal_new_lobby(store_url: str) -> None:
             }
             # The old games are untouched by the rematch.
             record = client.get(f"/games/{ann['game_id']}/record").json()
-            assert record["code"] == old_code and record["actions"] == ["d"]
+            assert record["code"] == old_code and record["actions"] == ["d", "resign"]

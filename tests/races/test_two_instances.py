@@ -35,7 +35,7 @@ def _progress(frames: list[Frame], race_id: str, player_id: str) -> list[int]:
 
 def test_a_race_across_two_instances(clean_redis: str, monkeypatch: pytest.MonkeyPatch) -> None:
     code, line = solvable_tf_deal()
-    monkeypatch.setattr(engine.GameCode, "random", fixed_code(code))
+    monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(code))
     settings = {"race_countdown_seconds": 0.3}
     with (
         service_client(clean_redis, **settings) as one,
@@ -123,7 +123,7 @@ def test_a_race_across_two_instances(clean_redis: str, monkeypatch: pytest.Monke
                 ann["player_id"],
                 bob["player_id"],
             ]
-            assert result["records"][bob["player_id"]] == " ".join([str(code), *bob_line])
+            assert result["records"][bob["player_id"]] == " ".join([str(code), *bob_line, "resign"])
             assert result["records"][ann["player_id"]] == " ".join([str(code), *line])
 
             # Progress crossed instances: every accepted action, in order, on both sides.

@@ -28,7 +28,7 @@ from tests.support import CheckedClient, auth, new_game
 CARD_RE = re.compile(r"^[A23456789TJQK][SHDC]$")
 STATE_KEYS = {
     "game", "draw", "scoring", "columns", "stock", "waste", "foundations",
-    "score", "score_display", "moves", "undo_available", "won",
+    "score", "score_display", "moves", "undo_available", "won", "resigned",
 }  # fmt: skip
 
 
@@ -53,6 +53,7 @@ def expected_public(game: engine.Klondike) -> dict[str, Any]:
         "moves": game.moves,
         "undo_available": game.undo_available,
         "won": game.won,
+        "resigned": game.resigned,
     }
 
 

@@ -175,7 +175,7 @@ def test_bad_code_strings_are_refused(client: CheckedClient, code: str) -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        {"code": "D" * 40},
+        {"code": "D" * 80},
         {"game": "XX"},
         {"draw": 2},
         {"scoring": "vegas!"},
@@ -520,6 +520,7 @@ def test_record_needs_the_player_token_until_won(client: CheckedClient) -> None:
         "record": " ".join([created["code"], *applied]),
         "version": 20,
         "won": False,
+        "resigned": False,
     }
     replayed = engine.GameRecord.parse(record["record"]).replay()
     assert replayed.public_view() == public_state(client, game_id)[1]
