@@ -98,6 +98,18 @@ async def test_rejections_over_websocket(service_url: str) -> None:
             assert stale.value.current_version == 1
             assert game.version == 1
             await assert_matches_server(client, game)
+            resigned = await game.resign()
+            assert resigned.notation == "resign" and game.version == 2
+            with pytest.raises(RuleRejected) as over:
+                await game.play("d")
+            assert over.value.rule_id == "DS-END-2"
+            record = await client.record(created.game_id)
+            assert record.resigned and record.actions == ["d", "resign"]
+        secret = await client.create_game("TF", secret=True)
+        assert secret.code is None
+        answer = await client.resign(secret.game_id)
+        assert answer.notation == "resign"
+        assert (await client.record(secret.game_id)).code.startswith("TF1-D1N-")
 
 
 async def _play_some(client: ServiceClient, game: GameSession, count: int) -> int:

@@ -75,14 +75,14 @@ async def test_race_from_lobby_to_ranking(service_url: str) -> None:
             assert finished.status == "finished" and finished.result is not None
             ranking = finished.result.ranking
             assert [entry.name for entry in ranking] == ["Bob", "Ann"]
-            assert finished.result.records[ann.player_id].endswith(" d d d")
+            assert finished.result.records[ann.player_id].endswith(" d d d resign")
             assert finished.result.code.startswith("DS1-D3N-")
             with pytest.raises(ProtocolError) as over:
                 await game.play("d")
             assert over.value.code == "race_over"
 
             # Over: the game is public, and a rematch keeps the same token working.
-            assert (await public.get_state(ann.game_id)).version == 3
+            assert (await public.get_state(ann.game_id)).version == 4  # three draws, resign
             rematch = await ann_client.rematch_race(ann.race_id)
             assert rematch.race.race_id != ann.race_id and rematch.race.status == "lobby"
             assert rematch.you is not None

@@ -178,6 +178,7 @@ def test_render_board_marks_a_won_game() -> None:
             "moves": 150,
             "undo_available": 0,
             "won": True,
+            "resigned": False,
         }
     )
     text = render_board(state, style=Style(color=False), version=151, elapsed=3725)

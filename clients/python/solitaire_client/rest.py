@@ -29,6 +29,7 @@ from service.protocol import (
     RaceJoined,
     RaceResponse,
     ReadyRequest,
+    ResignRequest,
     UndoRequest,
 )
 
@@ -200,12 +201,17 @@ class ServiceClient:
         draw: Draw = 1,
         scoring: ScoringMode = "normal",
         code: str | None = None,
+        secret: bool = False,
     ) -> CreatedGame:
-        """A new game: a random deal, or the deal of ``code`` (which fixes the settings)."""
+        """A new game: a random deal, or the deal of ``code`` (which fixes the settings).
+
+        ``secret`` deals from a secret seed: ``code`` in the answer is ``None`` and the
+        record shows it once the game is over.
+        """
         if code is not None:
             body = CreateGameRequest(code=code)
         else:
-            body = CreateGameRequest(game=game, draw=draw, scoring=scoring)
+            body = CreateGameRequest(game=game, draw=draw, scoring=scoring, secret=secret)
         created = self._parse(CreatedGame, await self._request("POST", "/games", body=body))
         self._tokens[created.game_id] = created.player_token
         return created
@@ -275,6 +281,16 @@ class ServiceClient:
         )
         response = await self._request(
             "POST", f"/games/{game_id}/undo", body=body, token=self._token(game_id, token)
+        )
+        return self._parse(ActionAccepted, response)
+
+    async def resign(
+        self, game_id: str, *, token: str | None = None, request_id: str | None = None
+    ) -> ActionAccepted:
+        """Ends the game where it stands, final like a won game (in a race: resigns)."""
+        body = ResignRequest(request_id=request_id or new_request_id())
+        response = await self._request(
+            "POST", f"/games/{game_id}/resign", body=body, token=self._token(game_id, token)
         )
         return self._parse(ActionAccepted, response)
 

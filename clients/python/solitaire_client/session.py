@@ -25,6 +25,7 @@ from service.protocol import (
     ErrorCode,
     ErrorMessage,
     PublicState,
+    ResignMessage,
     ResultMessage,
     SnapshotMessage,
     SubscribedMessage,
@@ -170,6 +171,11 @@ class GameSession(Following):
             expected_version=expected_version,
         )
         return await self._act(message.model_dump(exclude_none=True), timeout)
+
+    async def resign(self, *, timeout: float | None = None) -> ResultMessage:
+        """Ends the game where it stands (final, like a won game); in a race, resigns."""
+        message = ResignMessage(type="resign", id=new_request_id(), game_id=self.game_id)
+        return await self._act(message.model_dump(), timeout)
 
     async def _act(self, message: dict[str, Any], timeout: float | None) -> ResultMessage:
         self._check_usable()

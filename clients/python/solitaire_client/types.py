@@ -6,11 +6,18 @@ from typing import Any, TypeAlias
 
 from pydantic import TypeAdapter, ValidationError
 
-from service.protocol import ActionObject, DrawAction, MoveAction, RecycleAction, TapAction
+from service.protocol import (
+    ActionObject,
+    DrawAction,
+    MoveAction,
+    RecycleAction,
+    ResignAction,
+    TapAction,
+)
 
 from .errors import InvalidAction
 
-Action: TypeAlias = MoveAction | DrawAction | RecycleAction | TapAction
+Action: TypeAlias = MoveAction | DrawAction | RecycleAction | TapAction | ResignAction
 """An action object of the protocol (``service.protocol.ActionObject``)."""
 
 ActionLike: TypeAlias = str | Action | dict[str, Any]
@@ -21,7 +28,7 @@ _ACTION_OBJECT: TypeAdapter[Action] = TypeAdapter(ActionObject)
 
 def action_payload(action: ActionLike) -> str | Action:
     """Notation is passed through; a JSON object is validated into its action model."""
-    if isinstance(action, str | MoveAction | DrawAction | RecycleAction | TapAction):
+    if isinstance(action, str | MoveAction | DrawAction | RecycleAction | TapAction | ResignAction):
         return action
     try:
         return _ACTION_OBJECT.validate_python(action)

@@ -3,7 +3,7 @@
 /**
  * An action object, or the same action in notation (`c3:2>c5`, `d`).
  */
-export type Action = (MoveAction | DrawAction | RecycleAction | TapAction) | string;
+export type Action = (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | string;
 
 /**
  * Move cards between piles; to the foundations, `to` may be just `f`.
@@ -45,4 +45,10 @@ export interface TapAction {
    */
   from: string;
   double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ */
+export interface ResignAction {
+  type: "resign";
 }

@@ -6,6 +6,7 @@ export type ClientMessage =
   | UnsubscribeMessage
   | ActionMessage
   | UndoMessage
+  | ResignMessage
   | PingMessage
   | WatchRaceMessage
   | UnwatchRaceMessage
@@ -52,7 +53,7 @@ export interface ActionMessage {
   /**
    * An action object, or the same action in notation (`c3:2>c5`, `d`).
    */
-  action: (MoveAction | DrawAction | RecycleAction | TapAction) | string;
+  action: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | string;
   expected_version?: number | null;
 }
 /**
@@ -96,6 +97,12 @@ export interface TapAction {
   from: string;
   double?: boolean;
 }
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ */
+export interface ResignAction {
+  type: "resign";
+}
 export interface UndoMessage {
   type: "undo";
   /**
@@ -104,6 +111,17 @@ export interface UndoMessage {
   id: string;
   game_id: string;
   expected_version?: number | null;
+}
+/**
+ * End your game where it stands; in a race, this is resigning from the race.
+ */
+export interface ResignMessage {
+  type: "resign";
+  /**
+   * Client request id.
+   */
+  id: string;
+  game_id: string;
 }
 export interface PingMessage {
   type: "ping";

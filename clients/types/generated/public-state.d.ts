@@ -33,6 +33,10 @@ export interface PublicState {
    */
   undo_available: number;
   won: boolean;
+  /**
+   * The player resigned: the game is over and final, like a won game.
+   */
+  resigned: boolean;
 }
 /**
  * This interface was referenced by `PublicState`'s JSON-Schema

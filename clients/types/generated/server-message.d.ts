@@ -37,6 +37,7 @@ export type ErrorCode =
   | "race_not_finished"
   | "not_host"
   | "request_id_reused"
+  | "game_not_over"
   | "method_not_allowed"
   | "internal_error";
 
@@ -101,6 +102,10 @@ export interface PublicState {
    */
   undo_available: number;
   won: boolean;
+  /**
+   * The player resigned: the game is over and final, like a won game.
+   */
+  resigned: boolean;
 }
 export interface ColumnView {
   /**
@@ -131,7 +136,7 @@ export interface Change {
   /**
    * Object form of `notation`; null for undo.
    */
-  action: (MoveAction | DrawAction | RecycleAction | TapAction) | null;
+  action: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | null;
   events: (
     | MovedEvent
     | FlippedEvent
@@ -141,6 +146,7 @@ export interface Change {
     | RecycledEvent
     | UnrecycledEvent
     | WonEvent
+    | ResignedEvent
     | UndoneEvent
   )[];
   /**
@@ -191,6 +197,12 @@ export interface TapAction {
    */
   from: string;
   double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ */
+export interface ResignAction {
+  type: "resign";
 }
 export interface MovedEvent {
   type: "moved";
@@ -249,6 +261,9 @@ export interface UnrecycledEvent {
 }
 export interface WonEvent {
   type: "won";
+}
+export interface ResignedEvent {
+  type: "resigned";
 }
 export interface UndoneEvent {
   type: "undone";
@@ -437,7 +452,7 @@ export interface RaceProgressMessage {
   type: "race_progress";
   race_id: string;
   player_id: string;
-  state: "playing" | "won";
+  state: "playing" | "won" | "resigned";
   foundations: number;
   score: number;
   score_display: string;

@@ -39,7 +39,7 @@ export interface Change {
   /**
    * Object form of `notation`; null for undo.
    */
-  action: (MoveAction | DrawAction | RecycleAction | TapAction) | null;
+  action: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | null;
   events: (
     | MovedEvent
     | FlippedEvent
@@ -49,6 +49,7 @@ export interface Change {
     | RecycledEvent
     | UnrecycledEvent
     | WonEvent
+    | ResignedEvent
     | UndoneEvent
   )[];
   /**
@@ -111,6 +112,15 @@ export interface TapAction {
    */
   from: string;
   double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ *
+ * This interface was referenced by `ActionAccepted`'s JSON-Schema
+ * via the `definition` "ResignAction".
+ */
+export interface ResignAction {
+  type: "resign";
 }
 /**
  * This interface was referenced by `ActionAccepted`'s JSON-Schema
@@ -200,6 +210,13 @@ export interface UnrecycledEvent {
  */
 export interface WonEvent {
   type: "won";
+}
+/**
+ * This interface was referenced by `ActionAccepted`'s JSON-Schema
+ * via the `definition` "ResignedEvent".
+ */
+export interface ResignedEvent {
+  type: "resigned";
 }
 /**
  * This interface was referenced by `ActionAccepted`'s JSON-Schema

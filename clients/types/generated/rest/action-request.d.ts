@@ -4,7 +4,7 @@ export interface ActionRequest {
   /**
    * An action object, or the same action in notation (`c3:2>c5`, `d`).
    */
-  action: (MoveAction | DrawAction | RecycleAction | TapAction) | string;
+  action: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | string;
   expected_version?: number | null;
   request_id?: string | null;
 }
@@ -60,4 +60,13 @@ export interface TapAction {
    */
   from: string;
   double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ *
+ * This interface was referenced by `ActionRequest`'s JSON-Schema
+ * via the `definition` "ResignAction".
+ */
+export interface ResignAction {
+  type: "resign";
 }

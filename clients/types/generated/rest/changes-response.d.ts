@@ -30,7 +30,7 @@ export interface Change {
   /**
    * Object form of `notation`; null for undo.
    */
-  action: (MoveAction | DrawAction | RecycleAction | TapAction) | null;
+  action: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | null;
   events: (
     | MovedEvent
     | FlippedEvent
@@ -40,6 +40,7 @@ export interface Change {
     | RecycledEvent
     | UnrecycledEvent
     | WonEvent
+    | ResignedEvent
     | UndoneEvent
   )[];
   /**
@@ -102,6 +103,15 @@ export interface TapAction {
    */
   from: string;
   double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ *
+ * This interface was referenced by `ChangesResponse`'s JSON-Schema
+ * via the `definition` "ResignAction".
+ */
+export interface ResignAction {
+  type: "resign";
 }
 /**
  * This interface was referenced by `ChangesResponse`'s JSON-Schema
@@ -194,6 +204,13 @@ export interface WonEvent {
 }
 /**
  * This interface was referenced by `ChangesResponse`'s JSON-Schema
+ * via the `definition` "ResignedEvent".
+ */
+export interface ResignedEvent {
+  type: "resigned";
+}
+/**
+ * This interface was referenced by `ChangesResponse`'s JSON-Schema
  * via the `definition` "UndoneEvent".
  */
 export interface UndoneEvent {
@@ -277,6 +294,10 @@ export interface PublicState {
    */
   undo_available: number;
   won: boolean;
+  /**
+   * The player resigned: the game is over and final, like a won game.
+   */
+  resigned: boolean;
 }
 /**
  * This interface was referenced by `ChangesResponse`'s JSON-Schema

@@ -8,4 +8,8 @@ export interface CreateGameRequest {
   draw?: 1 | 3;
   scoring?: "normal" | "vegas";
   code?: string | null;
+  /**
+   * Deal from a secret 128-bit seed whose code is shown only once the game is over (won or resigned). Not with `code`.
+   */
+  secret?: boolean;
 }

@@ -7,9 +7,9 @@ export interface CreatedGame {
    */
   player_token: string;
   /**
-   * The game code; shown only to the player.
+   * The game code, shown only to the player; null for a secret deal, whose code the record reveals once the game is over.
    */
-  code: string;
+  code: string | null;
   version: number;
   state: PublicState;
 }
@@ -49,6 +49,10 @@ export interface PublicState {
    */
   undo_available: number;
   won: boolean;
+  /**
+   * The player resigned: the game is over and final, like a won game.
+   */
+  resigned: boolean;
 }
 /**
  * This interface was referenced by `CreatedGame`'s JSON-Schema

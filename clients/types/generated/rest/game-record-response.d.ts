@@ -13,4 +13,5 @@ export interface GameRecordResponse {
   record: string;
   version: number;
   won: boolean;
+  resigned: boolean;
 }

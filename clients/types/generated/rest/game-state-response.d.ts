@@ -41,6 +41,10 @@ export interface PublicState {
    */
   undo_available: number;
   won: boolean;
+  /**
+   * The player resigned: the game is over and final, like a won game.
+   */
+  resigned: boolean;
 }
 /**
  * This interface was referenced by `GameStateResponse`'s JSON-Schema

@@ -2,7 +2,7 @@
 
 export interface JoinRaceRequest {
   /**
-   * Shared by the host.
+   * Shared by the host: 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ23456789` (any case; spaces and dashes are ignored).
    */
   join_code: string;
   name: string;

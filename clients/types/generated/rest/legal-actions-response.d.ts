@@ -14,7 +14,7 @@ export interface LegalAction {
    * Action in notation, e.g. `c3>f1`.
    */
   notation: string;
-  action: MoveAction | DrawAction | RecycleAction | TapAction;
+  action: MoveAction | DrawAction | RecycleAction | TapAction | ResignAction;
 }
 /**
  * Move cards between piles; to the foundations, `to` may be just `f`.
@@ -68,4 +68,13 @@ export interface TapAction {
    */
   from: string;
   double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ *
+ * This interface was referenced by `LegalActionsResponse`'s JSON-Schema
+ * via the `definition` "ResignAction".
+ */
+export interface ResignAction {
+  type: "resign";
 }

@@ -30,6 +30,7 @@ export type ErrorCode =
   | "race_not_finished"
   | "not_host"
   | "request_id_reused"
+  | "game_not_over"
   | "method_not_allowed"
   | "internal_error";
 
@@ -50,4 +51,8 @@ export interface Problem {
    * For `invalid_action`: `unknown_pile`, `bad_index`, `empty_pile`...
    */
   reason?: string | null;
+  /**
+   * For `rate_limited`: seconds to wait (also the `Retry-After` header).
+   */
+  retry_after?: number | null;
 }
