@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -21,10 +21,15 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from . import engine
+from .boards import Boards
 from .config import Settings
+from .daily import Daily
 from .games import Games, ServiceError
+from .http import bearer_token, json_response, problem, read_body
 from .metrics import Metrics
 from .openapi import openapi_document
+from .player_routes import PLAYER_ROUTES
+from .players import Players
 from .protocol import (
     ActionRequest,
     CreateGameRequest,
@@ -34,58 +39,15 @@ from .protocol import (
     ReadyRequest,
     ResignRequest,
     UndoRequest,
-    describe_validation_error,
     parse_action_input,
 )
 from .races import Races
+from .results import Careers, Results
 from .store import StoreUnavailable, open_store
 from .ws import websocket_endpoint
 
 log = logging.getLogger("service")
 M = TypeVar("M", bound=BaseModel)
-
-MAX_BODY_BYTES = 16 * 1024
-PROBLEM_TYPE = "https://solitaire.invalid/problems/"
-
-
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps(data), status, headers, media_type="application/json")
-
-
-def problem(
-    code: ErrorCode, status: int, detail: str, extra: dict[str, Any] | None = None
-) -> Response:
-    body = {
-        "type": PROBLEM_TYPE + code.value,
-        "title": code.value.replace("_", " "),
-        "status": status,
-        "code": code.value,
-        "detail": detail,
-        **(extra or {}),
-    }
-    return Response(orjson.dumps(body), status, media_type="application/problem+json")
-
-
-async def read_body(request: Request, model: type[M]) -> M:
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ServiceError(
-            ErrorCode.FRAME_TOO_LARGE, 413, f"request bodies are limited to {MAX_BODY_BYTES} bytes"
-        )
-    try:
-        data = orjson.loads(raw or b"{}")
-    except orjson.JSONDecodeError as exc:
-        raise ServiceError(ErrorCode.BAD_JSON, 400, f"body is not valid JSON: {exc}") from exc
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise ServiceError(ErrorCode.BAD_MESSAGE, 422, describe_validation_error(exc)) from exc
-
-
-def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def races_of(request: Request) -> Races:
@@ -109,9 +71,20 @@ async def create_game(request: Request) -> Response:
         raise ServiceError(
             ErrorCode.BAD_CODE, 422, "a secret deal is chosen by the service: give no code"
         )
+    token = bearer_token(request)
+    players: Players = request.app.state.players
+    player = await players.authenticate(token) if token else None
     created = await games_of(request).create(
-        body.game, body.draw, body.scoring, body.code, body.secret
+        body.game,
+        body.draw,
+        body.scoring,
+        body.code,
+        body.secret,
+        player_id=player.player_id if player else "",
     )
+    if player is not None:
+        careers: Careers = request.app.state.careers
+        await careers.new_solo_game(player, players, created["game_id"])
     location = f"/games/{created['game_id']}"
     return json_response(created, 201, {"location": location, "etag": '"0"'})
 
@@ -337,13 +310,17 @@ ROUTES = [
     Route("/openapi.json", openapi),
     Route("/metrics", metrics),
     WebSocketRoute("/ws", websocket_endpoint),
+    *PLAYER_ROUTES,
 ]
 
 # The web front end, a client of the published protocol like any other, served at "/".
 WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(
+    settings: Settings | None = None, clock: Callable[[], float] = time.time
+) -> Starlette:
+    """The application; ``clock`` (seconds since the epoch) decides what day it is."""
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -355,6 +332,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         metrics.active_games.set_function(lambda: store.subscribed_games)
         app.state.games = games = Games(store, settings, metrics)
         app.state.races = races = Races(games, settings)
+        app.state.players = players = Players(store.records, settings)
+        app.state.boards = boards = Boards(store.records)
+        app.state.results = results = Results(store.records, clock)
+        app.state.daily = daily = Daily(games, players, boards, store.records, clock)
+        app.state.careers = Careers(results, daily, boards, games, settings.game_ttl_seconds)
         try:
             yield
         finally:
@@ -369,7 +351,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Middleware(
                 CORSMiddleware,
                 allow_origins=settings.cors_origin_list,
-                allow_methods=["GET", "POST"],
+                allow_methods=["GET", "POST", "PATCH"],
                 allow_headers=["Authorization", "Content-Type", "If-None-Match"],
                 expose_headers=["ETag", "Location"],
                 max_age=600,

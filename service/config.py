@@ -30,8 +30,12 @@ class Settings(BaseSettings):
     redis_max_connections: int = Field(256, gt=0, description="Redis connection pool size.")
     race_countdown_seconds: float = Field(3.0, ge=0, description="Countdown before a race.")
     max_race_players: int = Field(8, ge=2)
-    join_failures_per_minute: int = Field(
-        10, gt=0, description="Wrong race join codes one client address may try a minute."
+    code_failures_per_minute: int = Field(
+        10, gt=0, description="Wrong join or link codes one client address may try a minute."
+    )
+    link_code_seconds: int = Field(300, gt=0, description="How long a player link code lasts.")
+    players_per_hour: int = Field(
+        30, gt=0, description="Players one client address may create in an hour."
     )
     cors_origins: str = Field(
         "*", description="Origins whose browser pages may call the REST API, comma separated."

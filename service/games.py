@@ -66,6 +66,14 @@ def race_running() -> ServiceError:
     )
 
 
+def daily_running() -> ServiceError:
+    return ServiceError(
+        ErrorCode.DAILY_RUNNING,
+        403,
+        "a daily challenge game stays private to its player until the day is over",
+    )
+
+
 def game_not_over() -> ServiceError:
     return ServiceError(
         ErrorCode.GAME_NOT_OVER,
@@ -110,6 +118,8 @@ class _Live:
     race_id: str = ""
     # The public view at ``version``, so an action computes only the view after it.
     view: dict[str, Any] | None = None
+    player_id: str = ""
+    challenge: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,12 +169,28 @@ class RaceHooks(Protocol):
         player, and once it is over anyone, code and record included."""
 
 
+class PlayerHooks(Protocol):
+    """What the players' layer counts: a game's first action (its clock starts) and the
+    end of a game that belongs to a player."""
+
+    async def first_action(self, game_id: str) -> None: ...
+
+    def challenge_public(self, challenge: str) -> bool:
+        """A daily challenge's games are private to their players until its day is over:
+        another attempt's later cards would tell a rival the stock."""
+
+    async def game_over(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None: ...
+
+
 class Games:
     def __init__(self, store: Store, settings: Settings, metrics: Metrics | None = None) -> None:
         self.store = store
         self.settings = settings
         self.metrics = metrics or Metrics()
         self.races: RaceHooks | None = None
+        self.players: PlayerHooks | None = None
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._locks: dict[str, list[Any]] = {}
 
@@ -194,7 +220,13 @@ class Games:
         return found
 
     async def create(
-        self, game: str, draw: int, scoring: str, code_text: str | None, secret: bool = False
+        self,
+        game: str,
+        draw: int,
+        scoring: str,
+        code_text: str | None,
+        secret: bool = False,
+        player_id: str = "",
     ) -> dict[str, Any]:
         """A new game: the deal of ``code_text``, or a random one (from a secret seed, whose
         code is withheld until the game is over, when ``secret``)."""
@@ -206,20 +238,41 @@ class Games:
                 code = deal(engine.GameKind(game), draw, engine.Scoring(scoring))
         except engine.InvalidCodeError as exc:
             raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+        return await self.create_from(code, hidden=secret, player_id=player_id)
+
+    async def create_from(
+        self,
+        code: engine.GameCode,
+        *,
+        hidden: bool = False,
+        player_id: str = "",
+        challenge: str = "",
+    ) -> dict[str, Any]:
+        """A new game of ``code``; a ``hidden`` code is shown once the game is over."""
         state = engine.new_game(code)
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
-        stored = StoredGame(game_id, 0, state.serialize(), hash_token(token), str(code))
+        stored = StoredGame(
+            game_id,
+            0,
+            state.serialize(),
+            hash_token(token),
+            str(code),
+            player_id=player_id,
+            challenge=challenge,
+            hidden=hidden,
+        )
         try:
             await self.store.create(stored)
         except StoreUnavailable as exc:
             raise self._unavailable(exc) from exc
-        self._remember(game_id, _Live(0, state, stored.token_hash))
+        live = _Live(0, state, stored.token_hash, player_id=player_id, challenge=challenge)
+        self._remember(game_id, live)
         self.metrics.games_created.labels(code.game.value).inc()
         return {
             "game_id": game_id,
             "player_token": token,
-            "code": None if secret else str(code),
+            "code": None if hidden else str(code),
             "version": 0,
             "state": state.public_view(),
         }
@@ -247,7 +300,14 @@ class Games:
                 if token is None:
                     raise race_running()
                 self.authorize(stored.token_hash, token)
+        elif stored.challenge and not self._challenge_public(stored.challenge):
+            if token is None:
+                raise daily_running()
+            self.authorize(stored.token_hash, token)
         return stored
+
+    def _challenge_public(self, challenge: str) -> bool:
+        return self.players is None or self.players.challenge_public(challenge)
 
     async def _race_stage(self, race_id: str) -> str:
         return "finished" if self.races is None else await self.races.stage(race_id)
@@ -273,9 +333,11 @@ class Games:
             # The code would reveal every opponent's hidden cards until the race is over.
             if await self._race_stage(stored.race_id) != "finished":
                 raise race_running()
+        elif stored.challenge and not self._challenge_public(stored.challenge):
+            raise daily_running()
         elif not stored.won:
             self.authorize(stored.token_hash, token)
-            if engine.GameCode.parse(stored.code).secret:
+            if stored.hidden:
                 # The code names every hidden card: a secret deal keeps it until the end.
                 raise game_not_over()
         actions = await self._actions(game_id)
@@ -361,6 +423,8 @@ class Games:
                 engine.deserialize(stored.state),
                 stored.token_hash,
                 stored.race_id,
+                player_id=stored.player_id,
+                challenge=stored.challenge,
             )
             self._remember(game_id, live)
         return live
@@ -469,6 +533,11 @@ class Games:
                 live.view = after
                 if live.race_id and self.races is not None:
                     await self.races.after_action(live.race_id, game_id, game)
+                if live.player_id and self.players is not None:
+                    if version == 1:
+                        await self.players.first_action(game_id)
+                    if game.over:
+                        await self.players.game_over(game_id, live.player_id, live.challenge, game)
                 return Applied(version, change["notation"], False, change)
             # The live copy already has the action played on it: it must not be reused.
             self._live.pop(game_id, None)

@@ -102,8 +102,12 @@ def _race_command(operation_id: str, summary: str, body: type[BaseModel] | None)
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
+    # The players' part builds on the helpers here, so it is imported late.
+    from .openapi_players import PLAYER_MODELS, player_paths
+
+    models: list[type[BaseModel]] = [*_MODELS, *PLAYER_MODELS]
     _, defs = models_json_schema(
-        [(m, "serialization") for m in _MODELS] + [(m, "validation") for m in _MODELS],
+        [(m, "serialization") for m in models] + [(m, "validation") for m in models],
         ref_template="#/components/schemas/{model}",
     )
     schemas = defs.get("$defs", {})
@@ -308,5 +312,6 @@ def openapi_document() -> dict[str, Any]:
                     },
                 }
             },
+            **player_paths(),
         },
     }

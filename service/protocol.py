@@ -255,6 +255,9 @@ class ErrorCode(StrEnum):
     NOT_HOST = "not_host"
     REQUEST_ID_REUSED = "request_id_reused"
     GAME_NOT_OVER = "game_not_over"
+    BAD_NAME = "bad_name"
+    DAILY_CLOSED = "daily_closed"
+    DAILY_RUNNING = "daily_running"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     INTERNAL_ERROR = "internal_error"
 

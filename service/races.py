@@ -24,6 +24,7 @@ from . import engine
 from .config import Settings
 from .games import Games, ServiceError
 from .protocol import ErrorCode
+from .quotas import AddressQuota
 from .store import CommitStatus, StoredRace, StoreUnavailable, hash_token, race_topic
 
 log = logging.getLogger("service.races")
@@ -384,24 +385,16 @@ class Races:
     async def join(self, join_code: str, name: str, client: str = "") -> dict[str, Any]:
         """Joins the race of ``join_code``; a ``client`` address with too many wrong codes
         in the current minute is refused without a look-up, so codes cannot be guessed."""
-        failures_key = f"join-failures:{client}:{now_ms() // 60_000}"
-        limit = self.settings.join_failures_per_minute
+        limit = self.settings.code_failures_per_minute
+        wrong = AddressQuota(self.store, "wrong join codes", client, limit)
+        await wrong.check()
+        code = "".join(join_code.split()).replace("-", "").upper()
         try:
-            if await self.store.tally(failures_key, 60, add=0) >= limit:
-                raise ServiceError(
-                    ErrorCode.RATE_LIMITED,
-                    429,
-                    f"too many wrong join codes from this address (at most {limit} a minute); "
-                    "try again in a minute",
-                    retry_after=60 - now_ms() // 1000 % 60,
-                )
-            code = "".join(join_code.split()).replace("-", "").upper()
             race_id = await self.store.race_of_join_code(code)
-            if race_id is None:
-                await self.store.tally(failures_key, 60)
         except StoreUnavailable as exc:
             raise self.games._unavailable(exc) from exc
         if race_id is None:
+            await wrong.count()
             raise _error(ErrorCode.NOT_FOUND, 404, "no race with this join code")
         token = secrets.token_urlsafe(32)
         player = self._new_player(name, hash_token(token))

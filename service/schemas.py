@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from . import protocol
+from . import protocol, protocol_players
 from .openapi import openapi_document
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -34,6 +34,7 @@ _REST_REQUESTS: list[type[BaseModel]] = [
     protocol.CreateRaceRequest,
     protocol.JoinRaceRequest,
     protocol.ReadyRequest,
+    *protocol_players.REST_REQUESTS,
 ]
 _REST_RESPONSES: list[type[BaseModel]] = [
     protocol.CreatedGame,
@@ -46,6 +47,7 @@ _REST_RESPONSES: list[type[BaseModel]] = [
     protocol.Problem,
     protocol.RaceJoined,
     protocol.RaceResponse,
+    *protocol_players.REST_RESPONSES,
 ]
 
 

@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Protocol
 
 from ..config import Settings
+from .records import Records
 
 
 class StoreUnavailable(Exception):
@@ -27,8 +28,15 @@ class StoredGame:
     state: str
     token_hash: str
     code: str
+    # ``won`` is true once the game is over (won or resigned): it is then kept for
+    # ``won_game_ttl_seconds`` and its record becomes public.
     won: bool = False
     race_id: str = ""
+    # The player who created the game (empty: anonymous) and its daily challenge, if any.
+    player_id: str = ""
+    challenge: str = ""
+    # The code is kept from clients until the game is over (a secret deal).
+    hidden: bool = False
 
 
 @dataclass(slots=True)
@@ -87,6 +95,9 @@ REQUEST_MEMORY = 32
 
 class Store(ABC):
     """A game store. Commit is the only write after create, and it is atomic."""
+
+    # Players' documents, boards and single-use keys, kept by the same backend.
+    records: Records
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -17,6 +17,7 @@ from . import (
     StoredRace,
     race_topic,
 )
+from .records import MemoryRecords
 
 # Expired games are swept on create, at most this often (seconds).
 _SWEEP_INTERVAL = 60.0
@@ -44,6 +45,7 @@ class MemoryStore(Store):
         self._races: dict[str, tuple[StoredRace, float | None]] = {}
         self._join_codes: dict[str, str] = {}
         self._tallies: dict[str, tuple[int, float]] = {}
+        self.records = MemoryRecords()
         self._last_sweep = now()
 
     @property

@@ -4,7 +4,8 @@ Keys of one game share the hash tag ``{<game id>}`` so the commit script, which 
 all of them, also runs on Redis Cluster:
 
 - ``sol:{id}:g``   hash: ``s`` serialized state, ``v`` version, ``t`` token hash,
-  ``c`` game code, ``w`` won flag
+  ``c`` game code, ``w`` over (won or resigned) flag, ``r`` race id, ``p`` player id,
+  ``dc`` daily challenge, ``x`` (present) the code is hidden until the game is over
 - ``sol:{id}:log`` list: the notation of every accepted action; action ``k`` (from 1)
   made version ``k``
 - ``sol:{id}:rid`` list: the last request ids, as
@@ -42,6 +43,7 @@ from . import (
     StoreUnavailable,
     race_topic,
 )
+from .redis_records import RedisRecords
 
 log = logging.getLogger(__name__)
 
@@ -249,6 +251,7 @@ class RedisStore(Store):
             )
         self._feed = feed
         self._save_race = self._redis.register_script(_SAVE_RACE)
+        self.records = RedisRecords(self._redis)
         self._pubsub: PubSub = feed.pubsub(ignore_subscribe_messages=True)
         self._subscribed = asyncio.Event()
         # One pub/sub connection: concurrent first subscriptions must not each open one.
@@ -299,6 +302,9 @@ class RedisStore(Store):
                         "c": game.code,
                         "w": int(game.won),
                         "r": game.race_id,
+                        **({"p": game.player_id} if game.player_id else {}),
+                        **({"dc": game.challenge} if game.challenge else {}),
+                        **({"x": 1} if game.hidden else {}),
                     },
                 )
                 pipe.expire(key, self.settings.game_ttl_seconds)
@@ -322,6 +328,9 @@ class RedisStore(Store):
             code=_text(fields[b"c"]),
             won=fields[b"w"] == b"1",
             race_id=_text(fields.get(b"r", b"")),
+            player_id=_text(fields.get(b"p", b"")),
+            challenge=_text(fields.get(b"dc", b"")),
+            hidden=fields.get(b"x") == b"1",
         )
 
     async def commit(

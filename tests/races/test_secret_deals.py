@@ -147,7 +147,7 @@ def test_join_codes_hold_40_bits_and_ignore_case_spaces_and_dashes(
 
 
 def test_wrong_join_codes_are_limited_per_address(store_url: str) -> None:
-    with service_client(store_url, join_failures_per_minute=10) as client:
+    with service_client(store_url, code_failures_per_minute=10) as client:
         host = create_race(client, "Host")
         wrong = "".join(reversed(host["join_code"]))
         for _ in range(10):
@@ -165,7 +165,7 @@ def test_wrong_join_codes_are_limited_per_address(store_url: str) -> None:
 
 
 def test_join_failures_are_counted_across_instances_per_address(clean_redis: str) -> None:
-    settings = Settings(store_url=clean_redis, join_failures_per_minute=3)
+    settings = Settings(store_url=clean_redis, code_failures_per_minute=3)
     with (
         CheckedClient(create_app(settings), client=("198.51.100.7", 4000)) as first,
         CheckedClient(create_app(settings), client=("198.51.100.7", 4001)) as second,

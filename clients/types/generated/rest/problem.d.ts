@@ -31,6 +31,8 @@ export type ErrorCode =
   | "not_host"
   | "request_id_reused"
   | "game_not_over"
+  | "bad_name"
+  | "daily_closed"
   | "method_not_allowed"
   | "internal_error";
 

@@ -1,0 +1,46 @@
+/* Generated from schemas/rest/board.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface Board {
+  board: string;
+  /**
+   * Players on the board.
+   */
+  size: number;
+  top: BoardRow[];
+  /**
+   * With a player token: your own row.
+   */
+  you: BoardRow | null;
+  /**
+   * Your row and its neighbours.
+   */
+  around: BoardRow[];
+}
+/**
+ * This interface was referenced by `Board`'s JSON-Schema
+ * via the `definition` "BoardRow".
+ */
+export interface BoardRow {
+  /**
+   * 1 is first.
+   */
+  rank: number;
+  player_id: string;
+  name: string;
+  /**
+   * The board's sort key, lowest first.
+   */
+  score: number;
+  /**
+   * All-time boards: the best time (ms) or the longest streak.
+   */
+  value?: number | null;
+  won?: boolean | null;
+  time_ms?: number | null;
+  moves?: number | null;
+  foundations?: number | null;
+  /**
+   * Daily boards, once the day is over: the game, for its replay.
+   */
+  game_id?: string | null;
+}

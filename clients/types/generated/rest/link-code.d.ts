@@ -1,0 +1,12 @@
+/* Generated from schemas/rest/link-code.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface LinkCode {
+  /**
+   * 8 characters; works once, until `expires_at`.
+   */
+  link_code: string;
+  /**
+   * Server time (ms) the code stops working.
+   */
+  expires_at: number;
+}

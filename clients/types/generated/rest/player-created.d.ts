@@ -1,0 +1,14 @@
+/* Generated from schemas/rest/player-created.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface PlayerCreated {
+  player_id: string;
+  name: string;
+  /**
+   * Server time (ms since the epoch).
+   */
+  created_at: number;
+  /**
+   * Secret, shown once: send as `Authorization: Bearer <token>`.
+   */
+  player_token: string;
+}

@@ -1,0 +1,228 @@
+"""The daily challenge: every UTC day, one deal per mode, the same for everyone.
+
+A day's deal comes from a secret seed, chosen by the first request of the day (every
+instance agrees through the store) and, when a certifier is given, only among deals the
+solver has won. Each player has one ranked attempt per challenge; later plays are
+unranked. The code and the ranked games stay secret until the day is over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from . import engine
+from .boards import Boards
+from .games import Games, ServiceError
+from .players import Players
+from .protocol import ErrorCode
+from .store import StoreUnavailable
+from .store.records import Records
+
+DAILY_MODES = ("DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N")
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DAY_MS = 86_400_000
+_CERTIFY_TRIES = 64
+
+Certify = Callable[[engine.GameCode], Awaitable[bool]]
+
+
+def challenge_id(day: dt.date, mode: str) -> str:
+    return f"{day.isoformat()}.{mode}"
+
+
+def day_of(challenge: str) -> dt.date:
+    return dt.date.fromisoformat(challenge[:10])
+
+
+def end_ms(day: dt.date) -> int:
+    """Server time (ms) when ``day`` ends, UTC."""
+    start = dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
+    return int(start.timestamp() * 1000) + _DAY_MS
+
+
+def _code_for(mode: str) -> engine.GameCode:
+    game, draw_scoring = mode.split(".")
+    return engine.GameCode.random_secret(
+        engine.GameKind(game),
+        int(draw_scoring[1]),
+        engine.Scoring.NORMAL if draw_scoring[2] == "N" else engine.Scoring.VEGAS,
+    )
+
+
+class Daily:
+    def __init__(
+        self,
+        games: Games,
+        players: Players,
+        boards: Boards,
+        records: Records,
+        clock: Callable[[], float],
+        certify: Certify | None = None,
+    ) -> None:
+        self.games = games
+        self.players = players
+        self.boards = boards
+        self.records = records
+        self.clock = clock
+        self.certify = certify
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    def today(self) -> dt.date:
+        return dt.datetime.fromtimestamp(self.clock(), dt.UTC).date()
+
+    def is_public(self, challenge: str) -> bool:
+        """A challenge's code and ranked games are public once its day is over."""
+        return self.now_ms() >= end_ms(day_of(challenge))
+
+    async def _guard(self, call: Any) -> Any:
+        try:
+            return await call
+        except StoreUnavailable as exc:
+            raise ServiceError(
+                ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
+            ) from exc
+
+    def parse(self, date: str, mode: str) -> dt.date:
+        """The day of a challenge that exists (today or earlier), or a typed error."""
+        if not _DATE_RE.match(date):
+            raise ServiceError(ErrorCode.BAD_MESSAGE, 422, "a date reads YYYY-MM-DD")
+        try:
+            day = dt.date.fromisoformat(date)
+        except ValueError as exc:
+            raise ServiceError(ErrorCode.BAD_MESSAGE, 422, f"no such date: {date}") from exc
+        if mode not in DAILY_MODES:
+            raise ServiceError(
+                ErrorCode.NOT_FOUND, 404, f"daily challenges are {', '.join(DAILY_MODES)}"
+            )
+        if day > self.today():
+            raise ServiceError(ErrorCode.NOT_FOUND, 404, "that day's challenge is not out yet")
+        return day
+
+    async def code(self, challenge: str) -> engine.GameCode:
+        key = f"daily:{challenge}"
+        existing = await self._guard(self.records.get(key))
+        if existing is not None:
+            return engine.GameCode.parse(existing)
+        mode = challenge[11:]
+        code = _code_for(mode)
+        if self.certify is not None:
+            for _ in range(_CERTIFY_TRIES):
+                if await self.certify(code):
+                    break
+                code = _code_for(mode)
+            else:
+                raise ServiceError(
+                    ErrorCode.STORE_UNAVAILABLE, 503, "no winnable deal found yet; retry"
+                )
+        await self._guard(self.records.claim(key, str(code)))
+        # Another instance may have chosen first: everyone plays the stored one.
+        return engine.GameCode.parse(await self._guard(self.records.get(key)))
+
+    async def overview(self, token: str | None) -> dict[str, Any]:
+        today = self.today()
+        player = await self.players.authenticate(token) if token else None
+        challenges = []
+        for mode in DAILY_MODES:
+            challenge = challenge_id(today, mode)
+            entry: dict[str, Any] = {
+                "challenge_id": challenge,
+                "date": today.isoformat(),
+                "mode": mode,
+                "players": await self.boards.size(f"daily:{challenge}"),
+            }
+            if player is not None:
+                entry["ranked_game_id"] = await self._guard(
+                    self.records.get(f"daily-attempt:{challenge}:{player.player_id}")
+                )
+            challenges.append(entry)
+        next_at = end_ms(today)
+        return {
+            "date": today.isoformat(),
+            "server_time": self.now_ms(),
+            "next_at": next_at,
+            "seconds_to_next": max(0, (next_at - self.now_ms()) // 1000),
+            "challenges": challenges,
+        }
+
+    async def play(self, date: str, mode: str, token: str | None) -> dict[str, Any]:
+        """A game of the challenge: ranked for a player's first attempt, else unranked."""
+        day = self.parse(date, mode)
+        if day != self.today():
+            raise ServiceError(
+                ErrorCode.DAILY_CLOSED, 409, f"the challenge of {date} is over; see its board"
+            )
+        challenge = challenge_id(day, mode)
+        player = await self.players.authenticate(token) if token else None
+        code = await self.code(challenge)
+        created = await self.games.create_from(
+            code,
+            hidden=True,
+            player_id=player.player_id if player else "",
+            challenge=challenge,
+        )
+        ranked = False
+        if player is not None:
+            ranked = await self._guard(
+                self.records.claim(
+                    f"daily-attempt:{challenge}:{player.player_id}",
+                    created["game_id"],
+                    ttl_seconds=400 * 86_400,
+                )
+            )
+        return {**created, "challenge_id": challenge, "ranked": ranked}
+
+    async def is_ranked(self, challenge: str, player_id: str, game_id: str) -> bool:
+        attempt = await self._guard(self.records.get(f"daily-attempt:{challenge}:{player_id}"))
+        return bool(attempt == game_id)
+
+    async def enter(self, challenge: str, player_id: str, entry: dict[str, Any]) -> None:
+        """Puts a ranked attempt that ended on the challenge's board."""
+        await self._guard(
+            self.records.claim(
+                f"daily-entry:{challenge}:{player_id}",
+                orjson.dumps(entry).decode(),
+                ttl_seconds=400 * 86_400,
+            )
+        )
+        await self.boards.add(f"daily:{challenge}", player_id, entry["rank_score"])
+
+    async def board(
+        self, date: str, mode: str, token: str | None, top: int, around: int
+    ) -> dict[str, Any]:
+        day = self.parse(date, mode)
+        challenge = challenge_id(day, mode)
+        public = self.is_public(challenge)
+        you = (await self.players.authenticate(token)).player_id if token else None
+        board = await self.boards.view(f"daily:{challenge}", you, top, around)
+        members = {row["player_id"] for row in [*board["top"], *board["around"]]}
+        details = dict(
+            zip(
+                members,
+                await self._guard(
+                    self.records.get_many([f"daily-entry:{challenge}:{m}" for m in members])
+                ),
+                strict=True,
+            )
+        )
+        for row in [*board["top"], *board["around"]]:
+            detail = orjson.loads(details[row["player_id"]] or "{}")
+            row.update({k: v for k, v in detail.items() if k != "rank_score"})
+            if not public:
+                row.pop("game_id", None)  # its record would show the deal before the end
+        code = str(await self.code(challenge)) if public else None
+        return {
+            "challenge_id": challenge,
+            "date": day.isoformat(),
+            "mode": mode,
+            "public": public,
+            "public_at": end_ms(day),
+            "code": code,
+            **board,
+        }

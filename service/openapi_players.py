@@ -1,0 +1,211 @@
+"""The OpenAPI paths of players, statistics, the daily challenge and leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from .openapi import _AUTH, _BODY_ERRORS, _json, _problem, _ref
+from .protocol import CreatedGame
+from .protocol_players import (
+    Board,
+    CreatePlayerRequest,
+    DailyBoard,
+    DailyGameCreated,
+    DailyOverview,
+    LinkCode,
+    LinkRequest,
+    PlayerCreated,
+    PlayerStats,
+    PlayerView,
+    RenameRequest,
+    Revoked,
+)
+
+PLAYER_MODELS: list[type[BaseModel]] = [
+    CreatePlayerRequest,
+    RenameRequest,
+    LinkRequest,
+    PlayerCreated,
+    PlayerView,
+    LinkCode,
+    Revoked,
+    PlayerStats,
+    DailyOverview,
+    DailyGameCreated,
+    Board,
+    DailyBoard,
+    CreatedGame,
+]
+
+_UNAVAILABLE = {"503": _problem("Store unavailable")}
+_NO_TOKEN = {"401": _problem("Missing, wrong or revoked player token")}
+_BAD = {"422": _problem("Malformed request, or a name out of rule (`bad_name`)")}
+
+
+def _path_param(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _query(name: str, default: int, maximum: int) -> dict[str, Any]:
+    schema = {"type": "integer", "minimum": 0, "maximum": maximum, "default": default}
+    return {"name": name, "in": "query", "schema": schema}
+
+
+def _body(model: Any) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(model)}}}
+
+
+def player_paths() -> dict[str, Any]:
+    board_query = [_query("top", 10, 100), _query("around", 5, 25)]
+    optional_player: list[dict[str, list[str]]] = [{}, {"bearer": []}]
+    return {
+        "/players": {
+            "post": {
+                "operationId": "createPlayer",
+                "summary": "Create an anonymous player; the token is shown once",
+                "requestBody": _body(CreatePlayerRequest),
+                "responses": {
+                    "201": _json(PlayerCreated, "Created"),
+                    **_BAD,
+                    **_BODY_ERRORS,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/players/me": {
+            "get": {
+                "operationId": "getMe",
+                "summary": "The player of the token",
+                "security": _AUTH,
+                "responses": {"200": _json(PlayerView, "You"), **_NO_TOKEN, **_UNAVAILABLE},
+            },
+            "patch": {
+                "operationId": "renameMe",
+                "summary": "Change your display name",
+                "security": _AUTH,
+                "requestBody": _body(RenameRequest),
+                "responses": {
+                    "200": _json(PlayerView, "Renamed"),
+                    **_NO_TOKEN,
+                    **_BAD,
+                    **_BODY_ERRORS,
+                    **_UNAVAILABLE,
+                },
+            },
+        },
+        "/players/me/link-codes": {
+            "post": {
+                "operationId": "newLinkCode",
+                "summary": "A single-use code for joining this player from another device",
+                "security": _AUTH,
+                "responses": {"201": _json(LinkCode, "Code"), **_NO_TOKEN, **_UNAVAILABLE},
+            }
+        },
+        "/players/link": {
+            "post": {
+                "operationId": "linkDevice",
+                "summary": "Trade a link code for a token of the same player",
+                "requestBody": _body(LinkRequest),
+                "responses": {
+                    "201": _json(PlayerCreated, "Linked: a new token of the same player"),
+                    "404": _problem("No such code, or it was used or expired"),
+                    "429": _problem("Too many wrong codes from this address (`Retry-After`)"),
+                    **_BAD,
+                    **_BODY_ERRORS,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/players/me/revoke-others": {
+            "post": {
+                "operationId": "revokeOtherTokens",
+                "summary": "Revoke every token of the player except this one",
+                "security": _AUTH,
+                "responses": {"200": _json(Revoked, "Revoked"), **_NO_TOKEN, **_UNAVAILABLE},
+            }
+        },
+        "/players/me/stats": {
+            "get": {
+                "operationId": "getMyStats",
+                "summary": "Your statistics per mode",
+                "security": _AUTH,
+                "responses": {
+                    "200": _json(PlayerStats, "Statistics"),
+                    **_NO_TOKEN,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/players/{player_id}/stats": {
+            "get": {
+                "operationId": "getPlayerStats",
+                "summary": "Another player's statistics (public)",
+                "parameters": [_path_param("player_id")],
+                "responses": {
+                    "200": _json(PlayerStats, "Statistics"),
+                    "404": _problem("No such player"),
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/daily": {
+            "get": {
+                "operationId": "getDaily",
+                "summary": "Today's challenges (UTC) and the time to the next ones",
+                "security": optional_player,
+                "responses": {
+                    "200": _json(DailyOverview, "Today"),
+                    **_NO_TOKEN,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/daily/{date}/{mode}/games": {
+            "post": {
+                "operationId": "playDaily",
+                "summary": "A game of today's challenge: your first is ranked",
+                "security": optional_player,
+                "parameters": [_path_param("date"), _path_param("mode")],
+                "responses": {
+                    "201": _json(DailyGameCreated, "Created"),
+                    "404": _problem("No such mode, or a day still to come"),
+                    "409": _problem("`daily_closed`: that day is over"),
+                    **_NO_TOKEN,
+                    **_BAD,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/daily/{date}/{mode}": {
+            "get": {
+                "operationId": "getDailyBoard",
+                "summary": "A challenge's leaderboard (code and games once the day is over)",
+                "security": optional_player,
+                "parameters": [_path_param("date"), _path_param("mode"), *board_query],
+                "responses": {
+                    "200": _json(DailyBoard, "Board"),
+                    "404": _problem("No such mode, or a day still to come"),
+                    **_NO_TOKEN,
+                    **_BAD,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/leaderboards/{board}": {
+            "get": {
+                "operationId": "getLeaderboard",
+                "summary": "All-time boards: `best-time.<mode>` and `streak.<mode>`",
+                "security": optional_player,
+                "parameters": [_path_param("board"), *board_query],
+                "responses": {
+                    "200": _json(Board, "Board"),
+                    "404": _problem("No such board"),
+                    **_NO_TOKEN,
+                    **_BAD,
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+    }

@@ -1,0 +1,239 @@
+"""What a player's finished game counts for: statistics per mode, win streaks, and the
+boards (daily challenge, all-time best times, longest streaks).
+
+A game is counted once: the first ending to claim ``counted:<game id>`` in the store
+records it, whichever instance sees it (a win, a resignation, or the player starting a
+new game after at least one move). Statistics are one document per player, changed by
+compare-and-set, so games of one player ending at once on several instances all count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from . import engine
+from .boards import Boards
+from .daily import Daily
+from .games import Games, ServiceError
+from .players import Player, Players
+from .protocol import ErrorCode
+from .store import StoreUnavailable
+from .store.records import Records
+
+_SAVE_ATTEMPTS = 32
+# Ranks pack into one float: won games by time, then moves; others after every winner,
+# by cards left off the foundations, then moves. Exact below 2^53.
+_MOVES_SPAN = 100_000
+_UNFINISHED = 10**14
+
+
+def mode_of(game: engine.Klondike) -> str:
+    """``DS.D1N``, ``DS.D3V``, ``TF.D1N``... (game, draw, scoring)."""
+    return f"{game.kind.value}.D{game.draw}{game.scoring.letter}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """A finished game as it counts: ``won`` false for a resignation or an abandon."""
+
+    game_id: str
+    mode: str
+    won: bool
+    time_ms: int | None
+    moves: int
+    score: int
+    foundations: int
+    total_cards: int
+    hinted: bool
+    vegas: bool
+
+    @classmethod
+    def of(
+        cls, game_id: str, game: engine.Klondike, time_ms: int | None, hinted: bool = False
+    ) -> Ending:
+        return cls(
+            game_id=game_id,
+            mode=mode_of(game),
+            won=game.won,
+            time_ms=time_ms,
+            moves=game.moves,
+            score=game.score,
+            foundations=game.cards_on_foundations(),
+            total_cards=13 * game.foundation_count,
+            hinted=hinted,
+            vegas=game.scoring is engine.Scoring.VEGAS,
+        )
+
+    def rank_score(self) -> float:
+        """Lower ranks first: won, by time, then fewer moves; then cards on foundations."""
+        moves = min(self.moves, _MOVES_SPAN - 1)
+        if self.won and self.time_ms is not None:
+            return float(self.time_ms * _MOVES_SPAN + moves)
+        left = self.total_cards - self.foundations
+        return float(_UNFINISHED + left * _MOVES_SPAN + moves)
+
+
+def _empty_mode(vegas: bool) -> dict[str, Any]:
+    figures: dict[str, Any] = {
+        "played": 0,
+        "won": 0,
+        "hinted": 0,
+        "current_streak": 0,
+        "best_streak": 0,
+        "best_time_ms": None,
+        "fewest_moves": None,
+        "best_score": None,
+    }
+    if vegas:
+        figures["bankroll"] = 0
+    return figures
+
+
+def _count(figures: dict[str, Any], ending: Ending) -> None:
+    figures["played"] += 1
+    if ending.vegas:
+        # Vegas players keep one running bankroll: each game adds its final dollars.
+        figures["bankroll"] += ending.score
+    best_score = figures["best_score"]
+    figures["best_score"] = ending.score if best_score is None else max(best_score, ending.score)
+    if ending.hinted:
+        figures["hinted"] += 1
+    if not ending.won:
+        figures["current_streak"] = 0
+        return
+    figures["won"] += 1
+    figures["current_streak"] += 1
+    figures["best_streak"] = max(figures["best_streak"], figures["current_streak"])
+    if ending.hinted:
+        return  # counted, but kept apart from the best times and moves
+    if ending.time_ms is not None:
+        best = figures["best_time_ms"]
+        figures["best_time_ms"] = ending.time_ms if best is None else min(best, ending.time_ms)
+    fewest = figures["fewest_moves"]
+    figures["fewest_moves"] = ending.moves if fewest is None else min(fewest, ending.moves)
+
+
+def public_stats(doc: dict[str, Any]) -> dict[str, Any]:
+    modes = {}
+    for mode, figures in sorted(doc.get("modes", {}).items()):
+        played = figures["played"]
+        modes[mode] = {**figures, "win_rate": figures["won"] / played if played else 0.0}
+    return {"modes": modes}
+
+
+class Results:
+    def __init__(self, records: Records, clock: Callable[[], float]) -> None:
+        self.records = records
+        self.clock = clock
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    async def _guard(self, call: Any) -> Any:
+        try:
+            return await call
+        except StoreUnavailable as exc:
+            raise ServiceError(
+                ErrorCode.STORE_UNAVAILABLE, 503, "the player store is unavailable; retry"
+            ) from exc
+
+    async def first_action(self, game_id: str, ttl_seconds: int) -> None:
+        """Starts the game's clock (the server's, from the first action on)."""
+        await self._guard(self.records.claim(f"started:{game_id}", str(self.now_ms()), ttl_seconds))
+
+    async def elapsed_ms(self, game_id: str) -> int | None:
+        started = await self._guard(self.records.get(f"started:{game_id}"))
+        return None if started is None else max(0, self.now_ms() - int(started))
+
+    async def count(self, player_id: str, ending: Ending, ttl_seconds: int) -> bool:
+        """Counts ``ending`` in the player's statistics once; False if already counted."""
+        claimed = await self._guard(
+            self.records.claim(f"counted:{ending.game_id}", player_id, ttl_seconds)
+        )
+        if not claimed:
+            return False
+        key = f"stats:{player_id}"
+        for _ in range(_SAVE_ATTEMPTS):
+            stored = await self._guard(self.records.load(key))
+            doc: dict[str, Any] = orjson.loads(stored.text) if stored else {"modes": {}}
+            figures = doc["modes"].setdefault(ending.mode, _empty_mode(ending.vegas))
+            _count(figures, ending)
+            version = stored.version if stored else 0
+            if await self._guard(self.records.save(key, version, orjson.dumps(doc).decode())):
+                await self._guard(
+                    self.records.board_add(
+                        f"streak:{ending.mode}", player_id, -float(figures["best_streak"])
+                    )
+                )
+                return True
+        raise ServiceError(ErrorCode.STALE_VERSION, 409, "the statistics kept changing")
+
+    async def stats(self, player_id: str) -> dict[str, Any]:
+        stored = await self._guard(self.records.load(f"stats:{player_id}"))
+        return public_stats(orjson.loads(stored.text) if stored else {})
+
+
+class Careers:
+    """The players' side of ``Games`` (its ``PlayerHooks``): clocks, statistics, boards."""
+
+    def __init__(
+        self, results: Results, daily: Daily, boards: Boards, games: Games, ttl_seconds: int
+    ) -> None:
+        self.results = results
+        self.daily = daily
+        self.boards = boards
+        self.games = games
+        self.ttl_seconds = ttl_seconds
+        games.players = self
+
+    async def first_action(self, game_id: str) -> None:
+        await self.results.first_action(game_id, self.ttl_seconds)
+
+    def challenge_public(self, challenge: str) -> bool:
+        return self.daily.is_public(challenge)
+
+    async def game_over(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        ending = Ending.of(game_id, game, await self.results.elapsed_ms(game_id))
+        if not await self.results.count(player_id, ending, self.ttl_seconds):
+            return
+        if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
+            entry = {
+                "game_id": game_id,
+                "won": ending.won,
+                "time_ms": ending.time_ms if ending.won else None,
+                "moves": ending.moves,
+                "foundations": ending.foundations,
+                "rank_score": ending.rank_score(),
+            }
+            await self.daily.enter(challenge, player_id, entry)
+            if ending.won and ending.time_ms is not None and not ending.hinted:
+                # A certified deal from a secret seed: nobody could solve it beforehand.
+                await self.boards.add(f"best-time:{ending.mode}", player_id, ending.time_ms)
+
+    async def new_solo_game(self, player: Player, players: Players, game_id: str) -> None:
+        """The player's new game replaces the last one, which counts as played (not won)
+        if it had at least one move and is not over."""
+        previous: list[str | None] = [None]
+
+        def replace(found: Player) -> None:
+            previous[0] = found.current_game
+            found.current_game = game_id
+
+        await players.update(player.player_id, replace)
+        if previous[0] is None:
+            return
+        try:
+            stored = await self.games.store.load(previous[0])
+        except StoreUnavailable:
+            return  # counted when it ends, if it ever does
+        if stored is None or stored.won or stored.version == 0:
+            return
+        game = engine.deserialize(stored.state)
+        ending = Ending.of(previous[0], game, await self.results.elapsed_ms(previous[0]))
+        await self.results.count(player.player_id, ending, self.ttl_seconds)

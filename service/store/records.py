@@ -1,0 +1,155 @@
+"""Players' records: versioned JSON documents, single-use keys and ranked boards.
+
+Games and races have stores of their own shape (``Store``); everything that belongs to
+players (profiles, token look-ups, statistics, link codes, daily challenges and
+leaderboards) is built on these few primitives, in memory or in Redis alike. Every
+document is changed only by compare-and-set on its version, so instances never lose
+each other's updates.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    version: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A member of a board: its 0-based rank (lowest score first) and its score."""
+
+    member: str
+    rank: int
+    score: float
+
+
+class Records(ABC):
+    @abstractmethod
+    async def load(self, key: str) -> Doc | None: ...
+
+    @abstractmethod
+    async def save(self, key: str, expected_version: int, text: str, ttl_seconds: int = 0) -> bool:
+        """Writes ``text`` as version ``expected_version + 1`` if the document is still at
+        ``expected_version`` (0: it must not exist yet); False otherwise."""
+
+    @abstractmethod
+    async def claim(self, key: str, value: str, ttl_seconds: int = 0) -> bool:
+        """Sets ``key`` only if it is unset; True when this call set it."""
+
+    @abstractmethod
+    async def get(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def get_many(self, keys: list[str]) -> list[str | None]:
+        """Several values in one round trip, ``None`` where unset."""
+
+    @abstractmethod
+    async def take(self, key: str) -> str | None:
+        """Reads and deletes ``key`` in one step: a value can be taken once."""
+
+    @abstractmethod
+    async def delete(self, key: str) -> None: ...
+
+    @abstractmethod
+    async def board_add(self, board: str, member: str, score: float) -> None:
+        """Enters ``member`` with ``score``, keeping the lower of its old and new score."""
+
+    @abstractmethod
+    async def board_rank(self, board: str, member: str) -> Ranked | None: ...
+
+    @abstractmethod
+    async def board_range(self, board: str, start: int, count: int) -> list[Ranked]: ...
+
+    @abstractmethod
+    async def board_size(self, board: str) -> int: ...
+
+
+class MemoryRecords(Records):
+    """One process only; boards are sorted lists, so rank and range cost O(log n)."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, tuple[Doc, float]] = {}
+        self._values: dict[str, tuple[str, float]] = {}
+        self._scores: dict[str, dict[str, float]] = {}
+        self._boards: dict[str, SortedList] = {}
+
+    @staticmethod
+    def _expiry(ttl_seconds: int) -> float:
+        return time.monotonic() + ttl_seconds if ttl_seconds > 0 else float("inf")
+
+    async def load(self, key: str) -> Doc | None:
+        found = self._docs.get(key)
+        if found is None or found[1] <= time.monotonic():
+            return None
+        return found[0]
+
+    async def save(self, key: str, expected_version: int, text: str, ttl_seconds: int = 0) -> bool:
+        current = await self.load(key)
+        if (current.version if current else 0) != expected_version:
+            return False
+        expires = self._expiry(ttl_seconds) if ttl_seconds or not current else self._docs[key][1]
+        self._docs[key] = (Doc(expected_version + 1, text), expires)
+        return True
+
+    async def get(self, key: str) -> str | None:
+        found = self._values.get(key)
+        if found is None or found[1] <= time.monotonic():
+            self._values.pop(key, None)
+            return None
+        return found[0]
+
+    async def get_many(self, keys: list[str]) -> list[str | None]:
+        return [await self.get(key) for key in keys]
+
+    async def claim(self, key: str, value: str, ttl_seconds: int = 0) -> bool:
+        if await self.get(key) is not None:
+            return False
+        self._values[key] = (value, self._expiry(ttl_seconds))
+        return True
+
+    async def take(self, key: str) -> str | None:
+        value = await self.get(key)
+        self._values.pop(key, None)
+        return value
+
+    async def delete(self, key: str) -> None:
+        self._values.pop(key, None)
+        self._docs.pop(key, None)
+
+    async def board_add(self, board: str, member: str, score: float) -> None:
+        scores = self._scores.setdefault(board, {})
+        ranked = self._boards.setdefault(board, SortedList())
+        old = scores.get(member)
+        if old is not None:
+            if old <= score:
+                return
+            ranked.remove((old, member))
+        scores[member] = score
+        ranked.add((score, member))
+
+    async def board_rank(self, board: str, member: str) -> Ranked | None:
+        score = self._scores.get(board, {}).get(member)
+        if score is None:
+            return None
+        return Ranked(member, self._boards[board].index((score, member)), score)
+
+    async def board_range(self, board: str, start: int, count: int) -> list[Ranked]:
+        ranked = self._boards.get(board)
+        if ranked is None or count <= 0:
+            return []
+        start = max(0, start)
+        return [
+            Ranked(member, start + offset, score)
+            for offset, (score, member) in enumerate(ranked.islice(start, start + count))
+        ]
+
+    async def board_size(self, board: str) -> int:
+        return len(self._scores.get(board, {}))

@@ -1,0 +1,149 @@
+"""Players' records in Redis (see ``records``).
+
+- ``sol:rec:doc:<key>``  hash: ``v`` version, ``d`` the JSON document
+- ``sol:rec:val:<key>``  string: a single value (token look-ups, link codes, claims)
+- ``sol:rec:board:<board>`` sorted set: member -> score, lowest first
+
+Each key stands alone (no script touches two), so they spread over a Redis Cluster.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from . import StoreUnavailable
+from .records import Doc, Ranked, Records
+
+_SAVE = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if (current or '0') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', tonumber(ARGV[1]) + 1, 'd', ARGV[2])
+if ARGV[3] ~= '0' then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+return 1
+"""
+
+
+def _doc(key: str) -> str:
+    return f"sol:rec:doc:{key}"
+
+
+def _value(key: str) -> str:
+    return f"sol:rec:val:{key}"
+
+
+def _board(board: str) -> str:
+    return f"sol:rec:board:{board}"
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RedisRecords(Records):
+    def __init__(self, redis: Any) -> None:
+        self._redis = redis
+        self._save = redis.register_script(_SAVE)
+
+    async def load(self, key: str) -> Doc | None:
+        try:
+            version, text = await self._redis.hmget(_doc(key), ["v", "d"])
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if version is None or text is None:
+            return None
+        return Doc(int(version), _text(text))
+
+    async def save(self, key: str, expected_version: int, text: str, ttl_seconds: int = 0) -> bool:
+        try:
+            saved = await self._save(
+                keys=[_doc(key)], args=[str(expected_version), text, str(ttl_seconds)]
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return bool(saved)
+
+    async def claim(self, key: str, value: str, ttl_seconds: int = 0) -> bool:
+        try:
+            done = await self._redis.set(_value(key), value, nx=True, ex=ttl_seconds or None)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return bool(done)
+
+    async def get(self, key: str) -> str | None:
+        try:
+            value = await self._redis.get(_value(key))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return None if value is None else _text(value)
+
+    async def get_many(self, keys: list[str]) -> list[str | None]:
+        if not keys:
+            return []
+        try:
+            if len(keys) == 1:
+                values = [await self._redis.get(_value(keys[0]))]
+            else:
+                # One round trip; on a cluster the client splits it by node.
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for key in keys:
+                        pipe.get(_value(key))
+                    values = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return [None if value is None else _text(value) for value in values]
+
+    async def take(self, key: str) -> str | None:
+        try:
+            value = await self._redis.getdel(_value(key))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return None if value is None else _text(value)
+
+    async def delete(self, key: str) -> None:
+        try:
+            await self._redis.delete(_value(key))
+            await self._redis.delete(_doc(key))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def board_add(self, board: str, member: str, score: float) -> None:
+        try:
+            # LT: an existing member keeps the lower (better) of its two scores.
+            await self._redis.zadd(_board(board), {member: score}, lt=True)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def board_rank(self, board: str, member: str) -> Ranked | None:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.zrank(_board(board), member)
+                pipe.zscore(_board(board), member)
+                rank, score = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if rank is None or score is None:
+            return None
+        return Ranked(member, int(rank), float(score))
+
+    async def board_range(self, board: str, start: int, count: int) -> list[Ranked]:
+        if count <= 0:
+            return []
+        start = max(0, start)
+        try:
+            rows = await self._redis.zrange(
+                _board(board), start, start + count - 1, withscores=True
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return [
+            Ranked(_text(member), start + offset, float(score))
+            for offset, (member, score) in enumerate(rows)
+        ]
+
+    async def board_size(self, board: str) -> int:
+        try:
+            return int(await self._redis.zcard(_board(board)))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc

@@ -1,0 +1,53 @@
+"""A service with a clock the tests move, on both stores."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from service.app import create_app
+from service.config import Settings
+from tests.support import CheckedClient
+
+# 2026-12-01 12:00:00 UTC
+NOON = 1_796_126_400.0
+
+
+class FakeClock:
+    def __init__(self, now: float = NOON) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@contextmanager
+def players_client(store_url: str, clock: FakeClock, **overrides: Any) -> Iterator[CheckedClient]:
+    options: dict[str, Any] = {"rate_per_second": 1000, "rate_burst": 1000, **overrides}
+    settings = Settings(store_url=store_url, **options)
+    with CheckedClient(create_app(settings, clock=clock)) as client:
+        yield client
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def service(store_url: str, clock: FakeClock) -> Iterator[CheckedClient]:
+    with players_client(store_url, clock) as client:
+        yield client
+
+
+def new_player(client: CheckedClient, name: str = "Ada") -> dict[str, Any]:
+    response = client.post("/players", json={"name": name})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+Bearer = Callable[[str], dict[str, str]]

@@ -1,0 +1,144 @@
+"""Statistics per mode: recorded once when a game ends (won, resigned, or replaced after
+a move), exact under concurrent endings on several instances, kept across restarts."""
+
+from __future__ import annotations
+
+import functools
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from service.app import create_app
+from service.config import Settings
+from tests.players.conftest import FakeClock, new_player, players_client
+from tests.service.helpers import winnable_reflechi
+from tests.support import CheckedClient, auth
+
+
+@functools.cache
+def _winnable() -> tuple[str, list[str]]:
+    return winnable_reflechi()
+
+
+def _game(client: CheckedClient, token: str, **body: Any) -> dict[str, Any]:
+    response = client.post("/games", json=body or {"game": "TF"}, headers=auth(token))
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def _play(client: CheckedClient, game: dict[str, Any], action: str) -> dict[str, Any]:
+    response = client.post(
+        f"/games/{game['game_id']}/actions",
+        json={"action": action},
+        headers=auth(game["player_token"]),
+    )
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def _stats(client: CheckedClient, token: str) -> dict[str, Any]:
+    response = client.get("/players/me/stats", headers=auth(token))
+    assert response.status_code == 200
+    modes: dict[str, Any] = response.json()["modes"]
+    return modes
+
+
+def test_a_win_then_a_resignation(service: CheckedClient, clock: FakeClock) -> None:
+    player = new_player(service)
+    token = player["player_token"]
+    code, line = _winnable()
+    game = _game(service, token, code=code)
+    _play(service, game, line[0])
+    clock.now += 95.5  # the clock runs from the first action
+    for action in line[1:]:
+        _play(service, game, action)
+    figures = _stats(service, token)["TF.D1N"]
+    assert figures["played"] == 1 and figures["won"] == 1 and figures["win_rate"] == 1.0
+    assert figures["current_streak"] == 1 and figures["best_streak"] == 1
+    assert figures["best_time_ms"] == 95_500
+    assert figures["fewest_moves"] == len(line)
+    assert figures["best_score"] > 0
+    assert "bankroll" not in figures or figures["bankroll"] is None
+
+    second = _game(service, token, code=code)
+    _play(service, second, "d")
+    service.post(f"/games/{second['game_id']}/resign", headers=auth(second["player_token"]))
+    figures = _stats(service, token)["TF.D1N"]
+    assert figures["played"] == 2 and figures["won"] == 1 and figures["win_rate"] == 0.5
+    assert figures["current_streak"] == 0 and figures["best_streak"] == 1
+    # Public view of the same statistics.
+    public = service.get(f"/players/{player['player_id']}/stats").json()
+    assert public["modes"]["TF.D1N"] == figures and public["name"] == "Ada"
+
+
+def test_a_replaced_game_counts_once_and_only_after_a_move(service: CheckedClient) -> None:
+    token = new_player(service)["player_token"]
+    untouched = _game(service, token)
+    _game(service, token)  # replaces a game without moves: not counted
+    assert _stats(service, token) == {}
+    started = _game(service, token)
+    _play(service, started, "d")
+    _game(service, token)  # replaces a game with a move: played, not won
+    assert _stats(service, token)["TF.D1N"]["played"] == 1
+    # Ending the replaced game later does not count it again.
+    service.post(f"/games/{started['game_id']}/resign", headers=auth(started["player_token"]))
+    service.post(f"/games/{untouched['game_id']}/resign", headers=auth(untouched["player_token"]))
+    assert _stats(service, token)["TF.D1N"]["played"] == 2
+
+
+def test_anonymous_games_count_for_nobody(service: CheckedClient) -> None:
+    token = new_player(service)["player_token"]
+    game = service.post("/games", json={"game": "TF"}).json()
+    service.post(f"/games/{game['game_id']}/resign", headers=auth(game["player_token"]))
+    assert _stats(service, token) == {}
+
+
+def test_vegas_keeps_a_running_bankroll(service: CheckedClient) -> None:
+    token = new_player(service)["player_token"]
+    totals = []
+    for _ in range(2):
+        game = _game(service, token, game="DS", draw=3, scoring="vegas")
+        answer = _play(service, game, "d")
+        totals.append(answer["change"]["score"]["total"])
+        service.post(f"/games/{game['game_id']}/resign", headers=auth(game["player_token"]))
+    figures = _stats(service, token)["DS.D3V"]
+    assert figures["played"] == 2 and figures["bankroll"] == sum(totals) == -208
+
+
+def test_concurrent_endings_on_two_instances_all_count(clean_redis: str) -> None:
+    settings = Settings(store_url=clean_redis, rate_per_second=1000, rate_burst=1000)
+    clock = FakeClock()
+    with (
+        CheckedClient(create_app(settings, clock=clock)) as one,
+        CheckedClient(create_app(settings, clock=clock)) as two,
+    ):
+        token = new_player(one)["player_token"]
+        games = []
+        for index in range(24):
+            client = one if index % 2 else two
+            # Straight from the game routes: a new game would count the last as replaced.
+            created = client.post("/games", json={"game": "TF"}, headers=auth(token)).json()
+            games.append((client, created))
+        # Only the newest game is the player's current one: play one move in each, then
+        # resign them all at once from both instances.
+        for client, created in games:
+            _play(client, created, "d")
+
+        def resign(pair: tuple[CheckedClient, dict[str, Any]]) -> int:
+            client, created = pair
+            response = client.post(
+                f"/games/{created['game_id']}/resign", headers=auth(created["player_token"])
+            )
+            return response.status_code
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            assert set(pool.map(resign, games)) == {200}
+        figures = _stats(one, token)["TF.D1N"]
+        # 23 games were replaced after creation (before their move): uncounted then, so
+        # each counts exactly once, at its resignation.
+        assert figures["played"] == 24 and figures["won"] == 0
+
+    # The statistics outlive the instances.
+    with players_client(clean_redis, clock) as again:
+        assert _stats(again, token)["TF.D1N"]["played"] == 24
