@@ -40,6 +40,7 @@ export type ErrorCode =
   | "game_not_over"
   | "bad_name"
   | "daily_closed"
+  | "daily_running"
   | "method_not_allowed"
   | "internal_error";
 

@@ -1,0 +1,90 @@
+"""All-time leaderboards: longest win streaks, and best times of daily wins (certified
+deals from secret seeds); top rows, your rank and your neighbours."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import Any
+
+import redis
+
+from service.store.records import MemoryRecords
+from tests.players.conftest import FakeClock, new_player
+from tests.service.helpers import winnable_reflechi
+from tests.support import CheckedClient, auth
+
+
+@functools.cache
+def _winnable() -> tuple[str, list[str]]:
+    return winnable_reflechi()
+
+
+def _win(client: CheckedClient, created: dict[str, Any], clock: FakeClock, seconds: float) -> None:
+    _, line = _winnable()
+    headers = auth(created["player_token"])
+    for index, action in enumerate(line):
+        if index == 1:
+            clock.now += seconds
+        response = client.post(
+            f"/games/{created['game_id']}/actions", json={"action": action}, headers=headers
+        )
+        assert response.status_code == 200, response.text
+
+
+def test_streak_board(service: CheckedClient, clock: FakeClock) -> None:
+    code, _ = _winnable()
+    streaks = {"Ada": 3, "Bob": 1, "Cy": 2}
+    tokens = {}
+    for name, wins in streaks.items():
+        tokens[name] = new_player(service, name)["player_token"]
+        for _ in range(wins):
+            created = service.post("/games", json={"code": code}, headers=auth(tokens[name])).json()
+            _win(service, created, clock, 10)
+    board = service.get("/leaderboards/streak.TF.D1N?top=2&around=1", headers=auth(tokens["Bob"]))
+    assert board.status_code == 200, board.text
+    body = board.json()
+    assert body["size"] == 3
+    assert [(r["name"], r["value"]) for r in body["top"]] == [("Ada", 3), ("Cy", 2)]
+    assert body["you"]["name"] == "Bob" and body["you"]["rank"] == 3
+    assert [r["name"] for r in body["around"]] == ["Cy", "Bob"]
+
+
+def _fix_daily_deal(service: CheckedClient, challenge: str, code: str) -> None:
+    """Today's challenge becomes ``code``, a deal the test can win."""
+    records = service.app.state.games.store.records  # type: ignore[attr-defined]
+    if isinstance(records, MemoryRecords):
+        asyncio.run(records.claim(f"daily:{challenge}", code))  # no I/O: any loop will do
+        return
+    connection = redis.Redis.from_url(service.app.state.settings.store_url)  # type: ignore[attr-defined]
+    connection.set(f"sol:rec:val:daily:{challenge}", code)
+    connection.close()
+
+
+def test_best_times_come_from_daily_wins(service: CheckedClient, clock: FakeClock) -> None:
+    code, _ = _winnable()
+    _fix_daily_deal(service, "2026-12-01.TF.D1N", code)
+    times = {"Ada": 120.0, "Bob": 90.0}
+    for name, seconds in times.items():
+        token = new_player(service, name)["player_token"]
+        created = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token)).json()
+        assert created["ranked"]
+        _win(service, created, clock, seconds)
+    # An ordinary game of the same deal is won faster, but its code was public: no entry.
+    fast = new_player(service, "Fast")["player_token"]
+    ordinary = service.post("/games", json={"code": code}, headers=auth(fast)).json()
+    _win(service, ordinary, clock, 5)
+
+    body = service.get("/leaderboards/best-time.TF.D1N").json()
+    assert [(r["name"], r["value"]) for r in body["top"]] == [("Bob", 90_000), ("Ada", 120_000)]
+    daily = service.get("/daily/2026-12-01/TF.D1N").json()
+    assert [(r["name"], r["won"], r["time_ms"]) for r in daily["top"]] == [
+        ("Bob", True, 90_000),
+        ("Ada", True, 120_000),
+    ]
+
+
+def test_unknown_boards(service: CheckedClient) -> None:
+    for board in ("best-time.TF.D1V", "fastest.TF.D1N", "streak"):
+        response = service.get(f"/leaderboards/{board}")
+        assert response.status_code == 404 and response.json()["code"] == "not_found"

@@ -1,0 +1,167 @@
+"""The daily challenge: one deal per mode and UTC day for everyone, one ranked attempt per
+player, a board ranked by won, time, cards on foundations and moves, and nothing of the
+deal public before midnight (tested across midnight with the service's clock)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import pytest
+
+from service import engine
+from service.results import Ending
+from tests.players.conftest import NOON, FakeClock, new_player
+from tests.support import CheckedClient, auth
+
+TODAY = "2026-12-01"
+
+
+def _play_daily(client: CheckedClient, mode: str, token: str | None) -> dict[str, Any]:
+    headers = auth(token) if token else {}
+    response = client.post(f"/daily/{TODAY}/{mode}/games", headers=headers)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def _act(client: CheckedClient, game: dict[str, Any], path: str, **body: Any) -> Any:
+    return client.post(
+        f"/games/{game['game_id']}/{path}", json=body or None, headers=auth(game["player_token"])
+    )
+
+
+def test_today_lists_one_challenge_per_mode(service: CheckedClient) -> None:
+    overview = service.get("/daily").json()
+    assert overview["date"] == TODAY
+    assert [c["mode"] for c in overview["challenges"]] == ["DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N"]
+    assert overview["next_at"] == int((NOON + 12 * 3600) * 1000)
+    assert overview["seconds_to_next"] == 12 * 3600
+    assert all(c["challenge_id"] == f"{TODAY}.{c['mode']}" for c in overview["challenges"])
+
+
+def test_everyone_gets_the_same_deal_and_one_ranked_attempt(service: CheckedClient) -> None:
+    ada = new_player(service, "Ada")["player_token"]
+    bob = new_player(service, "Bob")["player_token"]
+    first = _play_daily(service, "DS.D1N", ada)
+    again = _play_daily(service, "DS.D1N", ada)
+    other = _play_daily(service, "DS.D1N", bob)
+    anonymous = _play_daily(service, "DS.D1N", None)
+    assert first["ranked"] and not again["ranked"] and other["ranked"]
+    assert not anonymous["ranked"]
+    assert first["code"] is None
+    assert first["state"] == again["state"] == other["state"] == anonymous["state"]
+    assert first["state"] != _play_daily(service, "DS.D3N", ada)["state"]
+    overview = service.get("/daily", headers=auth(ada)).json()
+    entry = next(c for c in overview["challenges"] if c["mode"] == "DS.D1N")
+    assert entry["ranked_game_id"] == first["game_id"]
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/daily/2026-12-02/TF.D1N", 404, "not_found"),  # tomorrow
+        ("/daily/2026-13-01/TF.D1N", 422, "bad_message"),
+        ("/daily/yesterday/TF.D1N", 422, "bad_message"),
+        (f"/daily/{TODAY}/TF.D1V", 404, "not_found"),
+        (f"/daily/{TODAY}/TF.D1N?top=1000", 422, "bad_message"),
+        (f"/daily/{TODAY}/TF.D1N?around=x", 422, "bad_message"),
+    ],
+)
+def test_bad_days_and_modes(service: CheckedClient, path: str, status: int, code: str) -> None:
+    response = service.get(path)
+    assert response.status_code == status, response.text
+    assert response.json()["code"] == code
+    if path.count("/") == 3 and "?" not in path:
+        played = service.post(path + "/games")
+        assert played.status_code == status
+
+
+def test_a_past_day_cannot_be_played(service: CheckedClient, clock: FakeClock) -> None:
+    clock.now += 24 * 3600
+    response = service.post(f"/daily/{TODAY}/TF.D1N/games")
+    assert response.status_code == 409 and response.json()["code"] == "daily_closed"
+
+
+def _secret_forms(code: str) -> list[str]:
+    seed = engine.GameCode.parse(code).deal
+    raw = seed.to_bytes(16, "big")
+    return [
+        code,
+        code.rsplit("-", 1)[1],
+        str(seed),
+        f"{seed:x}",
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+    ]
+
+
+def test_the_board_and_the_reveal_at_midnight(service: CheckedClient, clock: FakeClock) -> None:
+    seen: list[str] = []
+
+    def get(path: str, token: str | None = None) -> Any:
+        response = service.get(path, headers=auth(token) if token else {})
+        seen.append(f"{response.status_code} {dict(response.headers)} {response.text}")
+        return response
+
+    players = {name: new_player(service, name) for name in ("Ada", "Bob", "Cy")}
+    games = {}
+    for name, player in players.items():
+        game = _play_daily(service, "TF.D3N", player["player_token"])
+        seen.append(json.dumps(game))
+        games[name] = game
+    # Each draws a different number of times and resigns; nobody wins.
+    for name, draws in (("Ada", 1), ("Bob", 2), ("Cy", 3)):
+        for _ in range(draws):
+            seen.append(_act(service, games[name], "actions", action="d").text)
+        seen.append(_act(service, games[name], "resign").text)
+
+    ada = players["Ada"]["player_token"]
+    # Before midnight: the games and records are private, the board shows no games.
+    for name, game in games.items():
+        record = get(f"/games/{game['game_id']}/record", players[name]["player_token"])
+        assert record.status_code == 403 and record.json()["code"] == "daily_running"
+        assert get(f"/games/{game['game_id']}").status_code == 403
+        assert get(f"/games/{game['game_id']}/changes?since=0").status_code == 403
+    own = get(f"/games/{games['Ada']['game_id']}", games["Ada"]["player_token"])
+    assert own.status_code == 200
+    board = get(f"/daily/{TODAY}/TF.D3N?top=10&around=1", ada).json()
+    assert board["public"] is False and board["code"] is None
+    assert board["size"] == 3
+    assert [row["name"] for row in board["top"]] == ["Ada", "Bob", "Cy"]  # fewer moves first
+    assert all("game_id" not in row or row["game_id"] is None for row in board["top"])
+    assert board["you"]["rank"] == 1 and board["you"]["name"] == "Ada"
+    assert [row["name"] for row in board["around"]] == ["Ada", "Bob"]
+
+    clock.now += 12 * 3600  # midnight
+    board = service.get(f"/daily/{TODAY}/TF.D3N").json()
+    assert board["public"] is True
+    code = board["code"]
+    assert engine.GameCode.parse(code).secret and code.startswith("TF1-D3N-")
+    assert {row["game_id"] for row in board["top"]} == {g["game_id"] for g in games.values()}
+    for game in games.values():
+        record = service.get(f"/games/{game['game_id']}/record")
+        assert record.status_code == 200 and record.json()["code"] == code
+    for form in _secret_forms(code):
+        for text in seen:
+            assert form not in text, f"{form} was sent before midnight: {text}"
+    # The next day has a new deal.
+    assert service.post("/daily/2026-12-02/TF.D3N/games").json()["state"] != games["Ada"]["state"]
+
+
+def _ending(won: bool, time_ms: int | None, moves: int, foundations: int) -> Ending:
+    return Ending("g", "TF.D1N", won, time_ms, moves, 0, foundations, 52, False, False)
+
+
+def test_ranking_won_then_time_then_foundations_then_moves() -> None:
+    order = [
+        _ending(True, 60_000, 300, 52),
+        _ending(True, 60_000, 301, 52),
+        _ending(True, 61_000, 100, 52),
+        _ending(False, None, 500, 40),
+        _ending(False, None, 10, 39),
+        _ending(False, None, 11, 39),
+        _ending(False, None, 0, 0),
+    ]
+    scores = [ending.rank_score() for ending in order]
+    assert scores == sorted(scores) and len(set(scores)) == len(scores)
