@@ -186,6 +186,7 @@ async def get_record(request: Request) -> Response:
 async def create_race(request: Request) -> Response:
     body = await read_body(request, CreateRaceRequest)
     joined = await races_of(request).create(
+        account=await _account(request),
         name=body.name.strip(),
         game=body.game,
         draw=body.draw,
@@ -199,8 +200,18 @@ async def create_race(request: Request) -> Response:
 async def join_race(request: Request) -> Response:
     body = await read_body(request, JoinRaceRequest)
     client = request.client.host if request.client else ""
-    joined = await races_of(request).join(body.join_code, body.name.strip(), client)
+    account = await _account(request)
+    joined = await races_of(request).join(body.join_code, body.name.strip(), client, account)
     return json_response(joined, 201)
+
+
+async def _account(request: Request) -> str:
+    """The player id of a player token sent to create or join something ('' for none)."""
+    token = bearer_token(request)
+    if token is None:
+        return ""
+    players: Players = request.app.state.players
+    return (await players.authenticate(token)).player_id
 
 
 async def get_race(request: Request) -> Response:

@@ -278,10 +278,23 @@ class Games:
         }
 
     async def create_race_game(
-        self, game_id: str, code: engine.GameCode, token_hash: str, race_id: str
+        self,
+        game_id: str,
+        code: engine.GameCode,
+        token_hash: str,
+        race_id: str,
+        player_id: str = "",
     ) -> None:
         state = engine.new_game(code)
-        stored = StoredGame(game_id, 0, state.serialize(), token_hash, str(code), race_id=race_id)
+        stored = StoredGame(
+            game_id,
+            0,
+            state.serialize(),
+            token_hash,
+            str(code),
+            race_id=race_id,
+            player_id=player_id,
+        )
         try:
             await self.store.create(stored)
         except StoreUnavailable as exc:

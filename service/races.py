@@ -267,8 +267,9 @@ class Races:
         return {"player_id": player["player_id"], "game_id": player["game_id"]}
 
     @staticmethod
-    def _new_player(name: str, token_hash: str) -> dict[str, Any]:
+    def _new_player(name: str, token_hash: str, account: str = "") -> dict[str, Any]:
         return {
+            "account": account,
             "player_id": secrets.token_urlsafe(6),
             "name": name,
             "token_hash": token_hash,
@@ -332,6 +333,7 @@ class Races:
     async def create(
         self,
         *,
+        account: str = "",
         name: str,
         game: str,
         draw: int,
@@ -346,7 +348,7 @@ class Races:
                 f"a race has at most {self.settings.max_race_players} players on this server",
             )
         token = secrets.token_urlsafe(32)
-        player = self._new_player(name, hash_token(token))
+        player = self._new_player(name, hash_token(token), account)
         doc = await self._create(
             game=game,
             draw=draw,
@@ -382,7 +384,9 @@ class Races:
             "race": view if view is not None else await self.view(doc),
         }
 
-    async def join(self, join_code: str, name: str, client: str = "") -> dict[str, Any]:
+    async def join(
+        self, join_code: str, name: str, client: str = "", account: str = ""
+    ) -> dict[str, Any]:
         """Joins the race of ``join_code``; a ``client`` address with too many wrong codes
         in the current minute is refused without a look-up, so codes cannot be guessed."""
         limit = self.settings.code_failures_per_minute
@@ -397,7 +401,7 @@ class Races:
             await wrong.count()
             raise _error(ErrorCode.NOT_FOUND, 404, "no race with this join code")
         token = secrets.token_urlsafe(32)
-        player = self._new_player(name, hash_token(token))
+        player = self._new_player(name, hash_token(token), account)
         _, current = await self._load(race_id)
         # The game first: a join that fails after it leaves only an unused game behind
         # (which expires), never a seat without a game.
@@ -466,7 +470,11 @@ class Races:
         code = engine.GameCode.parse(doc["code"])
         for player in players:
             await self.games.create_race_game(
-                player["game_id"], code, player["token_hash"], doc["race_id"]
+                player["game_id"],
+                code,
+                player["token_hash"],
+                doc["race_id"],
+                player.get("account", ""),
             )
 
     async def _after_start(self, doc: dict[str, Any]) -> None:
@@ -532,7 +540,10 @@ class Races:
         if doc["finished_at"] is None:
             raise _error(ErrorCode.RACE_NOT_FINISHED, 409, "a rematch is offered once it is over")
         if doc.get("rematch_race_id") is None:
-            players = [self._new_player(p["name"], p["token_hash"]) for p in doc["players"]]
+            players = [
+                self._new_player(p["name"], p["token_hash"], p.get("account", ""))
+                for p in doc["players"]
+            ]
             for old, new in zip(doc["players"], players, strict=True):
                 new["player_id"] = old["player_id"]
             new_doc = await self._create(

@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from referencing import Registry, Resource
 
-from service import protocol
+from service import protocol, protocol_players
 from service.schemas import generate, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +70,7 @@ def pydantic_adapters() -> dict[str, TypeAdapter[Any]]:
         "action.json": protocol.ACTION_INPUT,
         "public-state.json": TypeAdapter(protocol.PublicState),
     }
-    for value in vars(protocol).values():
+    for value in [*vars(protocol).values(), *vars(protocol_players).values()]:
         if isinstance(value, type) and issubclass(value, BaseModel):
             name = f"rest/{kebab(value.__name__)}.json"
             if name in DOCUMENTS:

@@ -142,3 +142,21 @@ def test_concurrent_endings_on_two_instances_all_count(clean_redis: str) -> None
     # The statistics outlive the instances.
     with players_client(clean_redis, clock) as again:
         assert _stats(again, token)["TF.D1N"]["played"] == 24
+
+
+def test_race_games_of_a_player_count(store_url: str, clock: FakeClock) -> None:
+    with players_client(store_url, clock, race_countdown_seconds=0) as client:
+        token = new_player(client)["player_token"]
+        host = client.post("/races", json={"name": "Ada", "game": "TF"}, headers=auth(token)).json()
+        guest = client.post(
+            "/races/join", json={"join_code": host["join_code"], "name": "Bob"}
+        ).json()
+        race_id = host["race_id"]
+        started = client.post(f"/races/{race_id}/start", headers=auth(host["player_token"]))
+        assert started.status_code == 200, started.text
+        resigned = client.post(
+            f"/games/{host['game_id']}/resign", headers=auth(host["player_token"])
+        )
+        assert resigned.status_code == 200, resigned.text
+        client.post(f"/races/{race_id}/resign", headers=auth(guest["player_token"]))
+        assert _stats(client, token)["TF.D1N"]["played"] == 1
