@@ -13,7 +13,7 @@ from .games import ServiceError
 from .players import name_key
 from .protocol import ErrorCode
 from .store import StoreUnavailable
-from .store.records import Ranked, Records
+from .store.records import BoardPage, Ranked, Records
 
 MAX_TOP = 100
 MAX_AROUND = 25
@@ -48,23 +48,17 @@ class Boards:
                 422,
                 f"top is 0 to {MAX_TOP} and around 0 to {MAX_AROUND}",
             )
-        rows: list[Ranked] = await self._guard(self.records.board_range(board, 0, top))
-        mine: Ranked | None = None
-        near: list[Ranked] = []
-        if you is not None:
-            mine = await self._guard(self.records.board_rank(board, you))
-            if mine is not None and around:
-                start = max(0, mine.rank - around)
-                near = await self._guard(
-                    self.records.board_range(board, start, mine.rank - start + around + 1)
-                )
-        names = await self._names([r.member for r in [*rows, *near, *([mine] if mine else [])]])
+        page: BoardPage = await self._guard(self.records.board_page(board, you, top, around))
+        mine = page.you
+        names = await self._names(
+            [r.member for r in [*page.top, *page.around]] + ([you] if mine and you else [])
+        )
         return {
             "board": board,
-            "size": await self.size(board),
-            "top": [self._row(r, names) for r in rows],
+            "size": page.size,
+            "top": [self._row(r, names) for r in page.top],
             "you": None if mine is None else self._row(mine, names),
-            "around": [self._row(r, names) for r in near],
+            "around": [self._row(r, names) for r in page.around],
         }
 
     async def _names(self, player_ids: list[str]) -> dict[str, str]:

@@ -199,7 +199,7 @@ class Daily:
         day = self.parse(date, mode)
         challenge = challenge_id(day, mode)
         public = self.is_public(challenge)
-        you = (await self.players.authenticate(token)).player_id if token else None
+        you = await self.players.player_id_of(token) if token else None
         board = await self.boards.view(f"daily:{challenge}", you, top, around)
         members = {row["player_id"] for row in [*board["top"], *board["around"]]}
         details = dict(

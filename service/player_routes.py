@@ -115,7 +115,7 @@ async def daily_board(request: Request) -> Response:
 async def all_time_board(request: Request) -> Response:
     boards: Boards = request.app.state.boards
     token = bearer_token(request)
-    you = (await _players(request).authenticate(token)).player_id if token else None
+    you = await _players(request).player_id_of(token) if token else None
     board = await boards.all_time(
         request.path_params["board"],
         you,

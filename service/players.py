@@ -119,12 +119,18 @@ class Players:
 
     async def authenticate(self, token: str | None) -> Player:
         """The player holding ``token``; ``unauthorized`` for a missing or revoked one."""
+        return await self.load(await self.player_id_of(token))
+
+    async def player_id_of(self, token: str | None) -> str:
+        """Who holds ``token``, in one look-up (no profile read)."""
         if not token:
             raise _unauthorized()
-        player_id = await self._guard(self.records.get(_token_key(hash_token(token))))
+        player_id: str | None = await self._guard(
+            self.records.get(_token_key(hash_token(token)))
+        )
         if player_id is None:
             raise _unauthorized()
-        return await self.load(player_id)
+        return player_id
 
     async def load(self, player_id: str) -> Player:
         doc = await self._guard(self.records.load(player_key(player_id)))

@@ -31,6 +31,16 @@ class Ranked:
     score: float
 
 
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    """The first rows of a board, one member's row and the rows around it."""
+
+    size: int
+    top: list[Ranked]
+    you: Ranked | None
+    around: list[Ranked]
+
+
 class Records(ABC):
     @abstractmethod
     async def load(self, key: str) -> Doc | None: ...
@@ -70,6 +80,16 @@ class Records(ABC):
 
     @abstractmethod
     async def board_size(self, board: str) -> int: ...
+
+    async def board_page(self, board: str, member: str | None, top: int, around: int) -> BoardPage:
+        """``top`` rows from the first, and ``member``'s row with ``around`` either side."""
+        rows = await self.board_range(board, 0, top)
+        mine = None if member is None else await self.board_rank(board, member)
+        near: list[Ranked] = []
+        if mine is not None and around:
+            start = max(0, mine.rank - around)
+            near = await self.board_range(board, start, mine.rank - start + around + 1)
+        return BoardPage(await self.board_size(board), rows, mine, near)
 
 
 class MemoryRecords(Records):

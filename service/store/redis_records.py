@@ -14,7 +14,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from . import StoreUnavailable
-from .records import Doc, Ranked, Records
+from .records import BoardPage, Doc, Ranked, Records
 
 _SAVE = """
 local current = redis.call('HGET', KEYS[1], 'v')
@@ -22,6 +22,25 @@ if (current or '0') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', tonumber(ARGV[1]) + 1, 'd', ARGV[2])
 if ARGV[3] ~= '0' then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 return 1
+"""
+
+
+# One round trip for a whole page of a board: the top rows, a member's rank and score,
+# the rows around it and the board's size.
+_PAGE = """
+local top = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+local size = redis.call('ZCARD', KEYS[1])
+if ARGV[1] == '' then return {size, top, false, false, {}} end
+local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+if not rank then return {size, top, false, false, {}} end
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local around = tonumber(ARGV[3])
+local near = {}
+if around > 0 then
+  local first = math.max(0, rank - around)
+  near = redis.call('ZRANGE', KEYS[1], first, rank + around, 'WITHSCORES')
+end
+return {size, top, rank, score, near}
 """
 
 
@@ -41,10 +60,18 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _ranked(flat: list[Any], first: int) -> list[Ranked]:
+    """``[member, score, member, score...]`` from rank ``first`` on."""
+    return [
+        Ranked(_text(flat[i]), first + i // 2, float(flat[i + 1])) for i in range(0, len(flat), 2)
+    ]
+
+
 class RedisRecords(Records):
     def __init__(self, redis: Any) -> None:
         self._redis = redis
         self._save = redis.register_script(_SAVE)
+        self._page = redis.register_script(_PAGE)
 
     async def load(self, key: str) -> Doc | None:
         try:
@@ -141,6 +168,17 @@ class RedisRecords(Records):
             Ranked(_text(member), start + offset, float(score))
             for offset, (member, score) in enumerate(rows)
         ]
+
+    async def board_page(self, board: str, member: str | None, top: int, around: int) -> BoardPage:
+        try:
+            size, rows, rank, score, near = await self._page(
+                keys=[_board(board)], args=[member or "", top, around]
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        mine = None if rank is None else Ranked(member or "", int(rank), float(score))
+        first = 0 if mine is None else max(0, mine.rank - around)
+        return BoardPage(int(size), _ranked(rows, 0), mine, _ranked(near, first))
 
     async def board_size(self, board: str) -> int:
         try:
