@@ -178,6 +178,11 @@ async def get_legal_actions(request: Request) -> Response:
     return json_response(await games_of(request).legal_actions(game_id, bearer_token(request)))
 
 
+async def get_replay(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    return json_response(await games_of(request).replay(game_id))
+
+
 async def get_record(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     return json_response(await games_of(request).record(game_id, bearer_token(request)))
@@ -309,6 +314,7 @@ ROUTES = [
     Route("/games/{game_id}/resign", post_resign, methods=["POST"]),
     Route("/games/{game_id}/legal-actions", get_legal_actions, methods=["GET"]),
     Route("/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/games/{game_id}/replay", get_replay, methods=["GET"]),
     Route("/races", create_race, methods=["POST"]),
     Route("/races/join", join_race, methods=["POST"]),
     Route("/races/{race_id}", get_race, methods=["GET"]),
@@ -341,7 +347,7 @@ def create_app(
         app.state.settings = settings
         metrics = Metrics()
         metrics.active_games.set_function(lambda: store.subscribed_games)
-        app.state.games = games = Games(store, settings, metrics)
+        app.state.games = games = Games(store, settings, metrics, clock)
         app.state.races = races = Races(games, settings)
         app.state.players = players = Players(store.records, settings)
         app.state.boards = boards = Boards(store.records)

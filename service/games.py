@@ -26,7 +26,7 @@ from .config import Settings
 from .diff import public_patch
 from .metrics import Metrics
 from .protocol import ErrorCode, action_object
-from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token
+from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
 
 _COMMIT_ATTEMPTS = 8
 log = logging.getLogger("service.games")
@@ -120,6 +120,7 @@ class _Live:
     view: dict[str, Any] | None = None
     player_id: str = ""
     challenge: str = ""
+    created_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,14 +186,28 @@ class PlayerHooks(Protocol):
 
 
 class Games:
-    def __init__(self, store: Store, settings: Settings, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        metrics: Metrics | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
+        self.clock = clock
         self.settings = settings
         self.metrics = metrics or Metrics()
         self.races: RaceHooks | None = None
         self.players: PlayerHooks | None = None
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._locks: dict[str, list[Any]] = {}
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    def _log_entry(self, notation: str, created_ms: int) -> str:
+        """The log keeps each action's time after the game's creation, for replays."""
+        return log_entry(notation, self.now_ms() - created_ms) if created_ms else notation
 
     def _unavailable(self, exc: Exception) -> ServiceError:
         log.warning("store unavailable: %s", exc)
@@ -261,12 +276,20 @@ class Games:
             player_id=player_id,
             challenge=challenge,
             hidden=hidden,
+            created_ms=self.now_ms(),
         )
         try:
             await self.store.create(stored)
         except StoreUnavailable as exc:
             raise self._unavailable(exc) from exc
-        live = _Live(0, state, stored.token_hash, player_id=player_id, challenge=challenge)
+        live = _Live(
+            0,
+            state,
+            stored.token_hash,
+            player_id=player_id,
+            challenge=challenge,
+            created_ms=stored.created_ms,
+        )
         self._remember(game_id, live)
         self.metrics.games_created.labels(code.game.value).inc()
         return {
@@ -294,6 +317,7 @@ class Games:
             str(code),
             race_id=race_id,
             player_id=player_id,
+            created_ms=self.now_ms(),
         )
         try:
             await self.store.create(stored)
@@ -363,6 +387,47 @@ class Games:
             "version": len(actions),
             "won": game.won,
             "resigned": game.resigned,
+        }
+
+    async def replay(self, game_id: str) -> dict[str, Any]:
+        """Everything to watch an ended game again: code, actions with their server times
+        and the result. Race games once the race is over, daily ones once the day is."""
+        stored = await self._load(game_id)
+        if stored.race_id:
+            stage = await self._race_stage(stored.race_id)
+            if stage in ("lobby", "countdown"):
+                raise race_not_started()
+            if stage != "finished":
+                raise race_running()
+        elif stored.challenge:
+            if not self._challenge_public(stored.challenge):
+                raise daily_running()
+        elif not stored.won:
+            raise ServiceError(
+                ErrorCode.GAME_NOT_OVER, 409, "a game can be replayed once it is over"
+            )
+        timed = await self._read(self.store.timed_actions, game_id)
+        game = engine.GameRecord(
+            engine.GameCode.parse(stored.code),
+            [engine.parse_action(notation) for notation, _ in timed],
+        ).replay()
+        finished = [at for _, at in timed if at is not None]
+        return {
+            "game_id": game_id,
+            "code": stored.code,
+            "created_at": stored.created_ms or None,
+            "race_id": stored.race_id or None,
+            "challenge_id": stored.challenge or None,
+            "actions": [{"notation": notation, "at_ms": at} for notation, at in timed],
+            "result": {
+                "won": game.won,
+                "resigned": game.resigned,
+                "moves": game.moves,
+                "foundations": game.cards_on_foundations(),
+                "score": game.score,
+                "score_display": game.score_display,
+                "duration_ms": finished[-1] - finished[0] if finished else None,
+            },
         }
 
     async def changes_since(
@@ -438,6 +503,7 @@ class Games:
                 stored.race_id,
                 player_id=stored.player_id,
                 challenge=stored.challenge,
+                created_ms=stored.created_ms,
             )
             self._remember(game_id, live)
         return live
@@ -532,7 +598,7 @@ class Games:
                     game_id,
                     live.version,
                     game.serialize(),
-                    str(outcome.action),
+                    self._log_entry(str(outcome.action), live.created_ms),
                     request_id,
                     game.over,
                     orjson.dumps(change),

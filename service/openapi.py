@@ -25,6 +25,7 @@ from .protocol import (
     RaceJoined,
     RaceResponse,
     ReadyRequest,
+    ReplayResponse,
     ResignRequest,
     UndoRequest,
 )
@@ -42,6 +43,7 @@ _MODELS: list[type[BaseModel]] = [
     Problem,
     UndoRequest,
     ResignRequest,
+    ReplayResponse,
     CreateRaceRequest,
     JoinRaceRequest,
     ReadyRequest,
@@ -233,6 +235,19 @@ def openapi_document() -> dict[str, Any]:
                         "409": _problem(
                             "`game_not_over`: a secret deal's code and record wait for its end"
                         ),
+                        **_ERRORS,
+                    },
+                }
+            },
+            "/games/{game_id}/replay": {
+                "get": {
+                    "operationId": "getReplay",
+                    "summary": "An ended game with its actions' server times, to watch again",
+                    "parameters": [_GAME_ID],
+                    "responses": {
+                        "200": _json(ReplayResponse, "Replay"),
+                        "403": _problem("`race_running` or `daily_running`: not public yet"),
+                        "409": _problem("`game_not_over`, or `race_not_started`"),
                         **_ERRORS,
                     },
                 }

@@ -125,9 +125,7 @@ class Players:
         """Who holds ``token``, in one look-up (no profile read)."""
         if not token:
             raise _unauthorized()
-        player_id: str | None = await self._guard(
-            self.records.get(_token_key(hash_token(token)))
-        )
+        player_id: str | None = await self._guard(self.records.get(_token_key(hash_token(token))))
         if player_id is None:
             raise _unauthorized()
         return player_id

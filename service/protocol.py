@@ -350,6 +350,35 @@ class GameRecordResponse(Model):
     resigned: bool
 
 
+class ReplayAction(Model):
+    notation: Notation
+    at_ms: int | None = Field(
+        description="Server time of the action, in ms after the game was created."
+    )
+
+
+class ReplayResult(Model):
+    won: bool
+    resigned: bool
+    moves: int
+    foundations: int = Field(description="Cards on the foundations at the end.")
+    score: int
+    score_display: str
+    duration_ms: int | None = Field(description="From the first action to the last.")
+
+
+class ReplayResponse(Model):
+    """An ended game, to be watched again: replay `actions` from the deal of `code`."""
+
+    game_id: GameId
+    code: str
+    created_at: int | None = Field(description="Server time the game was created (ms).")
+    race_id: str | None
+    challenge_id: str | None
+    actions: list[ReplayAction]
+    result: ReplayResult
+
+
 class ResignRequest(Model):
     request_id: RequestId | None = None
 

@@ -43,6 +43,7 @@ _REST_RESPONSES: list[type[BaseModel]] = [
     protocol.ActionAccepted,
     protocol.LegalActionsResponse,
     protocol.GameRecordResponse,
+    protocol.ReplayResponse,
     protocol.Health,
     protocol.Problem,
     protocol.RaceJoined,

@@ -37,6 +37,8 @@ class StoredGame:
     challenge: str = ""
     # The code is kept from clients until the game is over (a secret deal).
     hidden: bool = False
+    # Server time the game was created (ms since the epoch); 0 for games from before.
+    created_ms: int = 0
 
 
 @dataclass(slots=True)
@@ -82,6 +84,16 @@ class Subscriber(Protocol):
 def race_topic(race_id: str) -> str:
     """Subscriptions are by topic: a game id, or this for a race."""
     return f"race:{race_id}"
+
+
+def log_entry(notation: str, at_ms: int) -> str:
+    """An action as the log keeps it: its notation and its time after the game's start."""
+    return f"{notation} {at_ms}"
+
+
+def read_log_entry(entry: str) -> tuple[str, int | None]:
+    notation, _, at = entry.partition(" ")
+    return notation, int(at) if at else None
 
 
 def hash_token(token: str) -> str:
@@ -155,9 +167,15 @@ class Store(ABC):
         seen = await self.seen_request(game_id, request_id)
         return seen[0] if seen else None
 
-    @abstractmethod
     async def actions(self, game_id: str) -> list[str] | None:
         """The whole action log in order (action ``k`` produced version ``k``)."""
+        timed = await self.timed_actions(game_id)
+        return None if timed is None else [notation for notation, _ in timed]
+
+    @abstractmethod
+    async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
+        """The log with each action's server time, in ms after the game was created
+        (``None`` for actions logged without one)."""
 
     # ------------------------------------------------------------------ races
 

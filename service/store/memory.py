@@ -16,6 +16,7 @@ from . import (
     StoredGame,
     StoredRace,
     race_topic,
+    read_log_entry,
 )
 from .records import MemoryRecords
 
@@ -121,9 +122,9 @@ class MemoryStore(Store):
             return None
         return next(((v, f) for seen, v, f in entry.requests if seen == request_id), None)
 
-    async def actions(self, game_id: str) -> list[str] | None:
+    async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         entry = self._entry(game_id)
-        return list(entry.log) if entry else None
+        return [read_log_entry(text) for text in entry.log] if entry else None
 
     # ------------------------------------------------------------------ races
 

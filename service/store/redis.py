@@ -6,8 +6,8 @@ all of them, also runs on Redis Cluster:
 - ``sol:{id}:g``   hash: ``s`` serialized state, ``v`` version, ``t`` token hash,
   ``c`` game code, ``w`` over (won or resigned) flag, ``r`` race id, ``p`` player id,
   ``dc`` daily challenge, ``x`` (present) the code is hidden until the game is over
-- ``sol:{id}:log`` list: the notation of every accepted action; action ``k`` (from 1)
-  made version ``k``
+- ``sol:{id}:log`` list: every accepted action, as its notation and its time (ms after
+  ``t0``, the creation time in the game hash); action ``k`` (from 1) made version ``k``
 - ``sol:{id}:rid`` list: the last request ids, as
   ``<request id>\\t<version>\\t<request fingerprint>``
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
@@ -42,6 +42,7 @@ from . import (
     StoredRace,
     StoreUnavailable,
     race_topic,
+    read_log_entry,
 )
 from .redis_records import RedisRecords
 
@@ -305,6 +306,7 @@ class RedisStore(Store):
                         **({"p": game.player_id} if game.player_id else {}),
                         **({"dc": game.challenge} if game.challenge else {}),
                         **({"x": 1} if game.hidden else {}),
+                        **({"t0": game.created_ms} if game.created_ms else {}),
                     },
                 )
                 pipe.expire(key, self.settings.game_ttl_seconds)
@@ -331,6 +333,7 @@ class RedisStore(Store):
             player_id=_text(fields.get(b"p", b"")),
             challenge=_text(fields.get(b"dc", b"")),
             hidden=fields.get(b"x") == b"1",
+            created_ms=int(fields.get(b"t0", 0)),
         )
 
     async def commit(
@@ -383,7 +386,7 @@ class RedisStore(Store):
                 return int(version), fingerprint
         return None
 
-    async def actions(self, game_id: str) -> list[str] | None:
+    async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         key, log_key, _, _ = _keys(game_id)
         try:
             async with self._redis.pipeline(transaction=True) as pipe:
@@ -394,7 +397,7 @@ class RedisStore(Store):
             raise StoreUnavailable(str(exc)) from exc
         if not exists:
             return None
-        return [_text(entry) for entry in entries]
+        return [read_log_entry(_text(entry)) for entry in entries]
 
     # ------------------------------------------------------------------ races
 

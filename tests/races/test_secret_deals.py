@@ -90,6 +90,8 @@ def test_a_race_reveals_nothing_of_its_seed_until_it_is_over(
                     rest.call("GET", f"/games/{game_id}{path}", headers=auth(token))
                 record = rest.call("GET", f"/games/{game_id}/record", headers=auth(token))
                 assert problem_code(record) == "race_running"
+                replay = rest.call("GET", f"/games/{game_id}/replay", headers=auth(token))
+                assert problem_code(replay) == "race_running"
                 rest.call(
                     "POST", f"/games/{game_id}/actions", json={"action": "d"}, headers=auth(token)
                 )
@@ -131,6 +133,9 @@ def test_a_race_reveals_nothing_of_its_seed_until_it_is_over(
             assert record["resigned"] is True
             game = engine.GameRecord.parse(record["record"]).replay()
             assert game.resigned
+            replay = client.get(f"/games/{who['game_id']}/replay").json()
+            assert replay["race_id"] == race_id and replay["code"] == code
+            assert replay["result"]["resigned"] and replay["actions"][-1]["notation"] == "resign"
 
 
 def test_join_codes_hold_40_bits_and_ignore_case_spaces_and_dashes(
