@@ -1,0 +1,248 @@
+"""The solver's own compact position: immutable tuples, cheap to hash and to branch from.
+
+Stock and waste are kept as one sequence, the *talon*: the waste from bottom to top, then
+the stock in the order it will be drawn. ``pos`` cards of it lie on the waste, so the
+playable card is ``talon[pos - 1]``. A draw moves ``pos`` forward by up to ``draw`` cards
+and a recycle puts it back to 0, so the cards that draws (and recycles, where allowed)
+can bring to the top are a simple function of ``pos`` and the talon length. The search
+never branches on single draws: a talon move names the card and how to reach it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from service.engine import GameKind, Klondike, Scoring
+from service.engine.cards import IS_RED, KING, RANK_OF, SUIT_OF, Card
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What the search needs to know about the game being played."""
+
+    kind: GameKind
+    draw: int
+    vegas: bool
+
+    @property
+    def column_count(self) -> int:
+        return 9 if self.kind is GameKind.DOUBLE else 7
+
+    @property
+    def places_per_suit(self) -> int:
+        return 2 if self.kind is GameKind.DOUBLE else 1
+
+    @property
+    def ordered_groups(self) -> bool:
+        return self.kind is GameKind.REFLECHI
+
+    @property
+    def can_recycle(self) -> bool:
+        return not self.vegas
+
+    @property
+    def talon_is_free(self) -> bool:
+        """Draw 1 with recycling: every talon card can be brought to the top at any time."""
+        return self.draw == 1 and not self.vegas
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    columns: tuple[tuple[Card, ...], ...]
+    down: tuple[int, ...]
+    foundations: tuple[int, ...]  # height of each place, engine order
+    talon: tuple[Card, ...]
+    pos: int  # talon cards on the waste
+
+
+# A move: (kind, source, target, count, talon index, draws, recycles, draws after).
+# kind: "t" talon card, "c" column cards, "f" foundation card back to a column.
+# target: a column index, or -1 for the foundations.
+@dataclass(frozen=True, slots=True)
+class SolverMove:
+    kind: str
+    source: int
+    target: int
+    count: int = 1
+    draws: int = 0  # draws before the play (or before the recycle)
+    recycle: bool = False
+    draws_after: int = 0  # draws after the recycle
+
+    def tokens(self, place: int) -> list[str]:
+        """Engine notation; ``place`` is the foundation place the card lands on or leaves."""
+        out = ["d"] * self.draws
+        if self.recycle:
+            out.append("r")
+            out += ["d"] * self.draws_after
+        target = "f" + str(place + 1) if self.target < 0 else "c" + str(self.target + 1)
+        if self.kind == "t":
+            out.append("w>" + target)
+        elif self.kind == "f":
+            out.append(f"f{place + 1}>{target}")
+        else:
+            amount = f":{self.count}" if self.count != 1 else ""
+            out.append(f"c{self.source + 1}{amount}>{target}")
+        return out
+
+
+def rules_of(game: Klondike) -> Rules:
+    return Rules(game.kind, game.draw, game.scoring is Scoring.VEGAS)
+
+
+def position_of(game: Klondike) -> Position:
+    talon = tuple(game.waste) + tuple(reversed(game.stock))
+    return Position(
+        tuple(tuple(col) for col in game.columns),
+        tuple(game.down),
+        tuple(game.foundations),
+        talon,
+        len(game.waste),
+    )
+
+
+def fits(card: Card, target: Card) -> bool:
+    return RANK_OF[target] == RANK_OF[card] + 1 and IS_RED[target] != IS_RED[card]
+
+
+def accepts(col: tuple[Card, ...], card: Card) -> bool:
+    if not col:
+        return RANK_OF[card] == KING
+    top = col[-1]
+    return RANK_OF[top] == RANK_OF[card] + 1 and IS_RED[top] != IS_RED[card]
+
+
+def foundation_place(rules: Rules, foundations: tuple[int, ...], card: Card) -> int:
+    """The place a card goes to (DS-FND-3: first fitting place of its row), or -1."""
+    per = rules.places_per_suit
+    first = SUIT_OF[card] * per
+    wanted = RANK_OF[card] - 1
+    for place in range(first, first + per):
+        if foundations[place] == wanted:
+            return place
+    return -1
+
+
+def movable_start(rules: Rules, col: tuple[Card, ...], down: int) -> int:
+    if not rules.ordered_groups:
+        return down
+    start = len(col) - 1
+    while start > down and fits(col[start], col[start - 1]):
+        start -= 1
+    return start
+
+
+@lru_cache(maxsize=65536)
+def talon_reach(
+    size: int, pos: int, draw: int, can_recycle: bool
+) -> tuple[tuple[int, int, bool, int], ...]:
+    """Talon cards that draws can bring to the top: (index, draws, recycle, draws after).
+
+    The cheapest way is listed for each card: the current pass first, then (Normal
+    scoring) the pass after a recycle.
+    """
+    found: list[tuple[int, int, bool, int]] = []
+    seen: set[int] = set()
+    p, draws = pos, 0
+    if p > 0:
+        found.append((p - 1, 0, False, 0))
+        seen.add(p - 1)
+    while p < size:
+        p = min(p + draw, size)
+        draws += 1
+        if p - 1 not in seen:
+            found.append((p - 1, draws, False, 0))
+            seen.add(p - 1)
+    if can_recycle and size:
+        q, after = 0, 0
+        while q < size:
+            q = min(q + draw, size)
+            after += 1
+            if q - 1 not in seen:
+                found.append((q - 1, draws, True, after))
+                seen.add(q - 1)
+    return tuple(found)
+
+
+def all_moves(rules: Rules, position: Position) -> list[SolverMove]:
+    """Every move the rules allow, talon cards reached by draws included."""
+    columns, founds = position.columns, position.foundations
+    ncols = len(columns)
+    moves: list[SolverMove] = []
+    talon = position.talon
+    for index, draws, recycle, after in talon_reach(
+        len(talon), position.pos, rules.draw, rules.can_recycle
+    ):
+        card = talon[index]
+        if foundation_place(rules, founds, card) >= 0:
+            moves.append(SolverMove("t", index, -1, 1, draws, recycle, after))
+        for j in range(ncols):
+            if accepts(columns[j], card):
+                moves.append(SolverMove("t", index, j, 1, draws, recycle, after))
+    for i in range(ncols):
+        col = columns[i]
+        if not col:
+            continue
+        if foundation_place(rules, founds, col[-1]) >= 0:
+            moves.append(SolverMove("c", i, -1))
+        size = len(col)
+        for start in range(movable_start(rules, col, position.down[i]), size):
+            card = col[start]
+            for j in range(ncols):
+                if j != i and accepts(columns[j], card):
+                    moves.append(SolverMove("c", i, j, size - start))
+    per = rules.places_per_suit
+    for place, height in enumerate(founds):
+        if height:
+            card = (place // per) * 13 + height - 1
+            for j in range(ncols):
+                if accepts(columns[j], card):
+                    moves.append(SolverMove("f", place, j))
+    return moves
+
+
+def moving_card(rules: Rules, position: Position, move: SolverMove) -> Card:
+    if move.kind == "t":
+        return position.talon[move.source]
+    if move.kind == "f":
+        per = rules.places_per_suit
+        return (move.source // per) * 13 + position.foundations[move.source] - 1
+    col = position.columns[move.source]
+    return col[len(col) - move.count]
+
+
+def apply(rules: Rules, position: Position, move: SolverMove) -> tuple[Position, int]:
+    """The position after ``move`` and the foundation place it used (-1 if none)."""
+    columns = list(position.columns)
+    down = position.down
+    founds = position.foundations
+    talon, pos = position.talon, position.pos
+    place = -1
+    if move.kind == "t":
+        index = move.source
+        moving: tuple[Card, ...] = (talon[index],)
+        talon = talon[:index] + talon[index + 1 :]
+        pos = index
+    elif move.kind == "c":
+        i = move.source
+        col = columns[i]
+        cut = len(col) - move.count
+        moving = col[cut:]
+        columns[i] = col[:cut]
+        if down[i] and down[i] >= cut:
+            down = (*down[:i], max(cut - 1, 0), *down[i + 1 :])
+    else:
+        place = move.source
+        per = rules.places_per_suit
+        moving = ((place // per) * 13 + founds[place] - 1,)
+        founds = (*founds[:place], founds[place] - 1, *founds[place + 1 :])
+    if move.target < 0:
+        place = foundation_place(rules, founds, moving[0])
+        founds = (*founds[:place], founds[place] + 1, *founds[place + 1 :])
+    else:
+        columns[move.target] = columns[move.target] + moving
+    return Position(tuple(columns), down, founds, talon, pos), place
+
+
+def is_won(position: Position) -> bool:
+    return all(height == KING for height in position.foundations)

@@ -1,0 +1,135 @@
+"""Depth-first search with a transposition table, in two passes.
+
+The quick pass leaves out moves that rarely help (see ``ordering.is_quick_move``) and finds
+most wins fast. Running out of quick moves proves nothing, so a complete pass over every
+legal move follows; only when that one is exhausted is a deal reported unwinnable.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import Enum
+
+from service.engine import Klondike, from_position
+
+from .ordering import ordered_children
+from .position import (
+    Position,
+    Rules,
+    SolverMove,
+    all_moves,
+    apply,
+    is_won,
+    position_of,
+    rules_of,
+)
+from .pruning import finish_is_certain, finishing_moves, forced_move, position_key
+from .vegas import is_dead_end
+
+_CHECK_EVERY = 256
+
+
+class Result(Enum):
+    WON = "won"
+    UNWINNABLE = "unwinnable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Stop after ``seconds`` of search or ``nodes`` positions, whichever comes first."""
+
+    seconds: float | None = 5.0
+    nodes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    result: Result
+    line: tuple[str, ...] = ()  # a winning line in engine notation, for WON only
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Search:
+    def __init__(self, rules: Rules, budget: Budget) -> None:
+        self.rules = rules
+        self.started = time.perf_counter()
+        self.deadline = None if budget.seconds is None else self.started + budget.seconds
+        self.node_limit = budget.nodes
+        self.nodes = 0
+
+    def _count_node(self) -> None:
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _OutOfBudget
+        checking = self.nodes % _CHECK_EVERY == 0 and self.deadline is not None
+        if checking and time.perf_counter() >= self.deadline:  # type: ignore[operator]
+            raise _OutOfBudget
+
+    def _children(self, position: Position, quick: bool) -> list[SolverMove]:
+        forced = forced_move(self.rules, position)
+        if forced is not None:
+            return [forced]
+        if self.rules.vegas and is_dead_end(self.rules, position):
+            return []
+        return ordered_children(self.rules, position, all_moves(self.rules, position), quick)
+
+    def run(self, root: Position, quick: bool) -> list[tuple[SolverMove, int]] | None:
+        """A winning line from ``root``, or None once every reachable position is seen."""
+        rules = self.rules
+        if finish_is_certain(rules, root):
+            return finishing_moves(rules, root)
+        seen = {position_key(rules, root)}
+        path: list[tuple[SolverMove, int]] = []
+        stack: list[tuple[Position, list[SolverMove]]] = [(root, self._children(root, quick))]
+        while stack:
+            position, children = stack[-1]
+            if not children:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            move = children.pop(0)
+            child, place = apply(rules, position, move)
+            key = position_key(rules, child)
+            if key in seen:
+                continue
+            seen.add(key)
+            self._count_node()
+            path.append((move, place))
+            if is_won(child):
+                return path
+            if finish_is_certain(rules, child):
+                return path + finishing_moves(rules, child)
+            stack.append((child, self._children(child, quick)))
+        return None
+
+
+def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Verdict:
+    """Decides a position with full knowledge of the hidden cards (never for hints)."""
+    game = (
+        from_position(game_or_position) if isinstance(game_or_position, str) else game_or_position
+    )
+    budget = budget if budget is not None else Budget()
+    rules = rules_of(game)
+    root = position_of(game)
+    search = _Search(rules, budget)
+    if is_won(root):
+        return Verdict(Result.WON, (), 0, 0.0)
+    try:
+        line = search.run(root, quick=True)
+        if line is None:
+            line = search.run(root, quick=False)
+    except _OutOfBudget:
+        return Verdict(Result.UNKNOWN, (), search.nodes, time.perf_counter() - search.started)
+    elapsed = time.perf_counter() - search.started
+    if line is None:
+        return Verdict(Result.UNWINNABLE, (), search.nodes, elapsed)
+    tokens = tuple(token for move, place in line for token in move.tokens(place))
+    return Verdict(Result.WON, tokens, search.nodes, elapsed)
