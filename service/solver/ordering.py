@@ -1,8 +1,8 @@
 """Which moves the search tries first, and which it leaves to the complete pass.
 
-The quick pass leaves out the two kinds of move that blow the tree up (moving only part of
-a run, taking a card back from a foundation) unless they enable another move at once.
-Ordering only changes how soon a win is found, never what is proved.
+The quick pass leaves out the kinds of move that blow the tree up (moving only part of a
+run, taking a card back from a foundation, laying talon cards down) unless they enable
+another move at once. Ordering only changes how soon a win is found, never what is proved.
 """
 
 from __future__ import annotations
@@ -24,36 +24,55 @@ def _enables_foundation(rules: Rules, position: Position, card: Card) -> bool:
     return foundation_place(rules, position.foundations, card) >= 0
 
 
-def _host_is_wanted(position: Position, rules: Rules, card: Card, column: int) -> bool:
-    """Some card (a run's base in another column, or the waste top) could go on ``card``."""
+def _host_is_wanted(rules: Rules, position: Position, card: Card, skip: SolverMove) -> bool:
+    """Some other card could be built on ``card`` right after ``skip`` puts it down."""
     for i, col in enumerate(position.columns):
-        if i == column or not col:
-            continue
-        start = movable_start(rules, col, position.down[i])
-        if any(fits(col[base], card) for base in range(start, len(col))):
-            return True
+        if col and i != skip.target and not (skip.kind == "c" and i == skip.source):
+            start = movable_start(rules, col, position.down[i])
+            if any(fits(col[base], card) for base in range(start, len(col))):
+                return True
     talon = position.talon
     reach = talon_reach(len(talon), position.pos, rules.draw, rules.can_recycle)
-    return any(fits(talon[index], card) for index, _, _, _ in reach)
+    skipped = skip.source if skip.kind == "t" else -1
+    if any(fits(talon[i], card) for i, _, _, _ in reach if i != skipped):
+        return True
+    per = rules.places_per_suit
+    for place, height in enumerate(position.foundations):
+        other = not (skip.kind == "f" and place == skip.source)
+        if height and other and fits((place // per) * 13 + height - 1, card):
+            return True
+    return False
 
 
-def is_quick_move(rules: Rules, position: Position, move: SolverMove) -> bool:
-    """Moves the quick pass keeps: everything but aimless part-runs and foundation returns."""
+def keep_move(rules: Rules, position: Position, move: SolverMove, quick: bool) -> bool:
+    """Whether the search tries ``move``; with ``quick`` False only provably idle moves go.
+
+    Where the talon is free, a talon card put on a column is only worth it when something
+    is built on it next: any winning line can wait with it until then. The quick pass
+    applies the same test to every talon card and to foundation returns, and moves part of
+    a run only when that sends the card it uncovers home.
+    """
     if move.kind == "c" and move.target >= 0:
         col = position.columns[move.source]
         start = len(col) - move.count
-        full = movable_start(rules, col, position.down[move.source])
         if start == 0 and not position.columns[move.target]:
             return False  # a whole column to an empty one only renames columns
-        if start == full:
+        if not quick:
             return True
-        # Part of a run: only when the card it uncovers can go home at once.
+        if start == movable_start(rules, col, position.down[move.source]):
+            return True
         return _enables_foundation(rules, position, col[start - 1])
-    if move.kind == "f":
-        per = rules.places_per_suit
-        card = (move.source // per) * 13 + position.foundations[move.source] - 1
-        return _host_is_wanted(position, rules, card, move.target)
-    return True
+    if move.target < 0:
+        return True
+    if move.kind == "t":
+        if not (quick or rules.talon_is_free):
+            return True
+        return _host_is_wanted(rules, position, position.talon[move.source], move)
+    if not quick:
+        return True
+    per = rules.places_per_suit
+    card = (move.source // per) * 13 + position.foundations[move.source] - 1
+    return _host_is_wanted(rules, position, card, move)
 
 
 def move_priority(rules: Rules, position: Position, move: SolverMove) -> int:
@@ -87,7 +106,6 @@ def move_priority(rules: Rules, position: Position, move: SolverMove) -> int:
 def ordered_children(
     rules: Rules, position: Position, moves: list[SolverMove], quick: bool
 ) -> list[SolverMove]:
-    if quick:
-        moves = [m for m in moves if is_quick_move(rules, position, m)]
+    moves = [m for m in moves if keep_move(rules, position, m, quick)]
     moves.sort(key=lambda m: move_priority(rules, position, m))
     return moves

@@ -17,34 +17,31 @@ from service.engine import GameKind, Klondike, Scoring
 from service.engine.cards import IS_RED, KING, RANK_OF, SUIT_OF, Card
 
 
-@dataclass(frozen=True, slots=True)
 class Rules:
-    """What the search needs to know about the game being played."""
+    """What the search needs to know about the game being played (fields, for speed)."""
 
-    kind: GameKind
-    draw: int
-    vegas: bool
+    __slots__ = (
+        "can_recycle",
+        "column_count",
+        "draw",
+        "kind",
+        "ordered_groups",
+        "places_per_suit",
+        "talon_is_free",
+        "vegas",
+    )
 
-    @property
-    def column_count(self) -> int:
-        return 9 if self.kind is GameKind.DOUBLE else 7
-
-    @property
-    def places_per_suit(self) -> int:
-        return 2 if self.kind is GameKind.DOUBLE else 1
-
-    @property
-    def ordered_groups(self) -> bool:
-        return self.kind is GameKind.REFLECHI
-
-    @property
-    def can_recycle(self) -> bool:
-        return not self.vegas
-
-    @property
-    def talon_is_free(self) -> bool:
-        """Draw 1 with recycling: every talon card can be brought to the top at any time."""
-        return self.draw == 1 and not self.vegas
+    def __init__(self, kind: GameKind, draw: int, vegas: bool) -> None:
+        self.kind = kind
+        self.draw = draw
+        self.vegas = vegas
+        double = kind is GameKind.DOUBLE
+        self.column_count = 9 if double else 7
+        self.places_per_suit = 2 if double else 1
+        self.ordered_groups = not double
+        self.can_recycle = not vegas
+        # Draw 1 with recycling: any talon card can be brought to the top at any time.
+        self.talon_is_free = draw == 1 and not vegas
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +96,24 @@ def position_of(game: Klondike) -> Position:
         talon,
         len(game.waste),
     )
+
+
+# The cards of the other colour one rank higher: where a card may be built.
+PARENTS: tuple[tuple[Card, ...], ...] = tuple(
+    ()
+    if RANK_OF[card] == KING
+    else tuple(s * 13 + RANK_OF[card] for s in range(4) if IS_RED[s * 13] != IS_RED[card])
+    for card in range(52)
+)
+
+
+# The reverse: the cards that may be built on a card.
+CHILDREN: tuple[tuple[Card, ...], ...] = tuple(
+    ()
+    if RANK_OF[card] == 1
+    else tuple(s * 13 + RANK_OF[card] - 2 for s in range(4) if IS_RED[s * 13] != IS_RED[card])
+    for card in range(52)
+)
 
 
 def fits(card: Card, target: Card) -> bool:
@@ -164,10 +179,31 @@ def talon_reach(
     return tuple(found)
 
 
+def column_targets(columns: tuple[tuple[Card, ...], ...]) -> dict[Card, list[int]]:
+    """For each card, the columns it may be built on; Kings get the empty columns."""
+    by_top: dict[Card, list[int]] = {}
+    empties: list[int] = []
+    for j, col in enumerate(columns):
+        if col:
+            by_top.setdefault(col[-1], []).append(j)
+        else:
+            empties.append(j)
+    targets: dict[Card, list[int]] = {}
+    for top, cols in by_top.items():
+        if RANK_OF[top] > 1:
+            for card in CHILDREN[top]:
+                targets.setdefault(card, []).extend(cols)
+    if empties:
+        for suit in range(4):
+            targets[suit * 13 + KING - 1] = empties
+    return targets
+
+
 def all_moves(rules: Rules, position: Position) -> list[SolverMove]:
     """Every move the rules allow, talon cards reached by draws included."""
     columns, founds = position.columns, position.foundations
-    ncols = len(columns)
+    targets = column_targets(columns)
+    nowhere: list[int] = []
     moves: list[SolverMove] = []
     talon = position.talon
     for index, draws, recycle, after in talon_reach(
@@ -176,28 +212,23 @@ def all_moves(rules: Rules, position: Position) -> list[SolverMove]:
         card = talon[index]
         if foundation_place(rules, founds, card) >= 0:
             moves.append(SolverMove("t", index, -1, 1, draws, recycle, after))
-        for j in range(ncols):
-            if accepts(columns[j], card):
-                moves.append(SolverMove("t", index, j, 1, draws, recycle, after))
-    for i in range(ncols):
-        col = columns[i]
+        for j in targets.get(card, nowhere):
+            moves.append(SolverMove("t", index, j, 1, draws, recycle, after))
+    for i, col in enumerate(columns):
         if not col:
             continue
         if foundation_place(rules, founds, col[-1]) >= 0:
             moves.append(SolverMove("c", i, -1))
         size = len(col)
         for start in range(movable_start(rules, col, position.down[i]), size):
-            card = col[start]
-            for j in range(ncols):
-                if j != i and accepts(columns[j], card):
+            for j in targets.get(col[start], nowhere):
+                if j != i:
                     moves.append(SolverMove("c", i, j, size - start))
     per = rules.places_per_suit
     for place, height in enumerate(founds):
         if height:
-            card = (place // per) * 13 + height - 1
-            for j in range(ncols):
-                if accepts(columns[j], card):
-                    moves.append(SolverMove("f", place, j))
+            for j in targets.get((place // per) * 13 + height - 1, nowhere):
+                moves.append(SolverMove("f", place, j))
     return moves
 
 

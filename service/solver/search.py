@@ -7,11 +7,14 @@ legal move follows; only when that one is exhausted is a deal reported unwinnabl
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from service.engine import Klondike, from_position
+from service.engine.cards import RANK_OF
 
 from .ordering import ordered_children
 from .position import (
@@ -80,6 +83,34 @@ class _Search:
             return []
         return ordered_children(self.rules, position, all_moves(self.rules, position), quick)
 
+    def run_best_first(self, root: Position, quick: bool) -> list[tuple[SolverMove, int]] | None:
+        """Like ``run`` but always expands the most promising position seen so far."""
+        rules = self.rules
+        if finish_is_certain(rules, root):
+            return finishing_moves(rules, root)
+        seen = {position_key(rules, root)}
+        # A node: (position, parent node, move from the parent, foundation place).
+        Node = tuple[Position, object, SolverMove | None, int]
+        start: Node = (root, None, None, -1)
+        queue: list[tuple[int, int, Node]] = [(0, 0, start)]
+        counter = 0
+        while queue:
+            node = heapq.heappop(queue)[2]
+            position = node[0]
+            for move in self._children(position, quick):
+                child, place = apply(rules, position, move)
+                key = position_key(rules, child)
+                if key in seen:
+                    continue
+                seen.add(key)
+                self._count_node()
+                child_node: Node = (child, node, move, place)
+                if is_won(child) or finish_is_certain(rules, child):
+                    return _line_to(child_node) + finishing_moves(rules, child)
+                counter += 1
+                heapq.heappush(queue, (_estimate(rules, child), counter, child_node))
+        return None
+
     def run(self, root: Position, quick: bool) -> list[tuple[SolverMove, int]] | None:
         """A winning line from ``root``, or None once every reachable position is seen."""
         rules = self.rules
@@ -111,6 +142,16 @@ class _Search:
         return None
 
 
+def _line_to(node: tuple[Position, object, SolverMove | None, int]) -> list[tuple[SolverMove, int]]:
+    line: list[tuple[SolverMove, int]] = []
+    current: Any = node
+    while current[1] is not None:
+        line.append((current[2], current[3]))
+        current = current[1]
+    line.reverse()
+    return line
+
+
 def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Verdict:
     """Decides a position with full knowledge of the hidden cards (never for hints)."""
     game = (
@@ -123,7 +164,7 @@ def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Ver
     if is_won(root):
         return Verdict(Result.WON, (), 0, 0.0)
     try:
-        line = search.run(root, quick=True)
+        line = search.run_best_first(root, quick=True)
         if line is None:
             line = search.run(root, quick=False)
     except _OutOfBudget:
@@ -133,3 +174,17 @@ def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Ver
         return Verdict(Result.UNWINNABLE, (), search.nodes, elapsed)
     tokens = tuple(token for move, place in line for token in move.tokens(place))
     return Verdict(Result.WON, tokens, search.nodes, elapsed)
+
+
+def _estimate(rules: Rules, position: Position) -> int:
+    """Rough work left: lower is more promising (only steers the order of search)."""
+    left = 0
+    for col, down in zip(position.columns, position.down, strict=True):
+        left += 3 * down
+        lowest = 99
+        for card in col:
+            rank = RANK_OF[card]
+            if rank > lowest:
+                left += 2  # lies on a lower card: has to move at least once more
+            lowest = min(lowest, rank)
+    return left + len(position.talon) - 4 * sum(position.foundations)
