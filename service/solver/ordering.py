@@ -65,7 +65,7 @@ def keep_move(rules: Rules, position: Position, move: SolverMove, quick: bool) -
     if move.target < 0:
         return True
     if move.kind == "t":
-        if not (quick or rules.talon_is_free):
+        if not rules.talon_is_free:
             return True
         return _host_is_wanted(rules, position, position.talon[move.source], move)
     if not quick:

@@ -16,6 +16,7 @@ from typing import Any
 from service.engine import Klondike, from_position
 from service.engine.cards import RANK_OF
 
+from .deadlock import stuck_card
 from .ordering import ordered_children
 from .position import (
     Position,
@@ -163,6 +164,8 @@ def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Ver
     search = _Search(rules, budget)
     if is_won(root):
         return Verdict(Result.WON, (), 0, 0.0)
+    if stuck_card(rules, root) is not None:
+        return Verdict(Result.UNWINNABLE, (), 0, time.perf_counter() - search.started)
     try:
         line = search.run_best_first(root, quick=True)
         if line is None:
