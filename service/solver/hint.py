@@ -5,7 +5,7 @@ face down, the waste, the foundations and the size of the stock. It never looks 
 hidden cards, so two deals that look the same get the same hint. It ranks the visible
 moves by what they achieve (a card home that nothing can still need, a hidden card turned
 up, a column emptied for a waiting King ...) and falls back to drawing. Every step is a
-small fixed amount of work, so a hint takes well under a millisecond or so per move.
+small fixed amount of work, so a hint costs a few milliseconds at most.
 """
 
 from __future__ import annotations
@@ -131,6 +131,8 @@ def hint(game_or_view: Klondike | Mapping[str, Any]) -> Hint | None:
                     offer(70, action, "empty_for_king")
                 elif base > 0 and foundation_place(rules, founds, col[base - 1]) >= 0:
                     offer(75, action, "free_home")
+                else:
+                    offer(5, action, "any_move")
     if waste:
         card = waste[-1]
         if foundation_place(rules, founds, card) >= 0:
