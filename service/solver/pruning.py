@@ -61,20 +61,31 @@ def is_safe_to_foundation(rules: Rules, foundations: tuple[int, ...], card: Card
     return all(heights[s] >= rank - 2 for s in same if s != SUIT_OF[card])
 
 
-def forced_move(rules: Rules, position: Position) -> SolverMove | None:
-    """A safe foundation move that costs no draw, if there is one."""
+def forced_move(rules: Rules, position: Position, quick: bool) -> SolverMove | None:
+    """A foundation move to play before anything else, if there is one.
+
+    Both passes force only provably safe moves; where the talon is not free, only the
+    quick pass forces one from the top of the waste.
+    """
+    safe = is_safe_to_foundation
     founds = position.foundations
     for i, col in enumerate(position.columns):
         top_fits = col and foundation_place(rules, founds, col[-1]) >= 0
-        if top_fits and is_safe_to_foundation(rules, founds, col[-1]):
+        if top_fits and safe(rules, founds, col[-1]):
             return SolverMove("c", i, -1)
-    # Only where the talon is free does taking a card out of it change no other card's
-    # reach; in draw 3 and under Vegas it shifts what later draws turn up.
-    if rules.talon_is_free and position.pos:
-        card = position.talon[position.pos - 1]
-        if foundation_place(rules, founds, card) >= 0 and is_safe_to_foundation(
-            rules, founds, card
+    talon = position.talon
+    if rules.talon_is_free:
+        # Any talon card is as good as the top one: draws bring it up and change nothing.
+        for index, draws, recycle, after in talon_reach(
+            len(talon), position.pos, rules.draw, rules.can_recycle
         ):
+            card = talon[index]
+            if foundation_place(rules, founds, card) >= 0 and safe(rules, founds, card):
+                return SolverMove("t", index, -1, 1, draws, recycle, after)
+    elif quick and position.pos:
+        # Elsewhere taking a card out of the talon shifts what later draws turn up.
+        card = talon[position.pos - 1]
+        if foundation_place(rules, founds, card) >= 0 and safe(rules, founds, card):
             return SolverMove("t", position.pos - 1, -1)
     return None
 

@@ -17,7 +17,7 @@ from service.engine import Klondike, from_position
 from service.engine.cards import RANK_OF
 
 from .deadlock import stuck_card
-from .ordering import ordered_children
+from .ordering import kept_moves
 from .position import (
     Position,
     Rules,
@@ -76,13 +76,14 @@ class _Search:
         if checking and time.perf_counter() >= self.deadline:  # type: ignore[operator]
             raise _OutOfBudget
 
-    def _children(self, position: Position, quick: bool) -> list[SolverMove]:
-        forced = forced_move(self.rules, position)
+    def _children(self, position: Position, quick: bool, ordered: bool = True) -> list[SolverMove]:
+        forced = forced_move(self.rules, position, quick)
         if forced is not None:
             return [forced]
         if self.rules.vegas and is_dead_end(self.rules, position):
             return []
-        return ordered_children(self.rules, position, all_moves(self.rules, position), quick)
+        moves = all_moves(self.rules, position)
+        return kept_moves(self.rules, position, moves, quick, ordered)
 
     def run_best_first(self, root: Position, quick: bool) -> list[tuple[SolverMove, int]] | None:
         """Like ``run`` but always expands the most promising position seen so far."""
@@ -98,7 +99,7 @@ class _Search:
         while queue:
             node = heapq.heappop(queue)[2]
             position = node[0]
-            for move in self._children(position, quick):
+            for move in self._children(position, quick, ordered=False):
                 child, place = apply(rules, position, move)
                 key = position_key(rules, child)
                 if key in seen:
