@@ -27,7 +27,7 @@ _FROM_FOUNDATION = -2
 class Surroundings:
     """What one position offers, worked out once for all of its moves."""
 
-    __slots__ = ("available", "kings_waiting", "position", "rules", "starts")
+    __slots__ = ("_available", "kings_waiting", "position", "rules", "starts")
 
     def __init__(self, rules: Rules, position: Position) -> None:
         self.rules = rules
@@ -36,7 +36,19 @@ class Surroundings:
             movable_start(rules, col, down) if col else 0
             for col, down in zip(position.columns, position.down, strict=True)
         ]
-        # Cards that could be put on a column right now, with where they are.
+        self._available: dict[Card, list[tuple[int, int]]] | None = None
+        self.kings_waiting = any(
+            RANK_OF[col[start]] == KING and start > 0
+            for col, start in zip(position.columns, self.starts, strict=True)
+            if col
+        )
+
+    @property
+    def available(self) -> dict[Card, list[tuple[int, int]]]:
+        """Cards that could be put on a column right now, with where they are."""
+        if self._available is not None:
+            return self._available
+        rules, position = self.rules, self.position
         available: dict[Card, list[tuple[int, int]]] = {}
         for i, col in enumerate(position.columns):
             for base in range(self.starts[i], len(col)):
@@ -50,12 +62,8 @@ class Surroundings:
                 available.setdefault((place // per) * 13 + height - 1, []).append(
                     (_FROM_FOUNDATION, place)
                 )
-        self.available = available
-        self.kings_waiting = any(
-            RANK_OF[col[start]] == KING and start > 0
-            for col, start in zip(position.columns, self.starts, strict=True)
-            if col
-        )
+        self._available = available
+        return available
 
     def host_is_wanted(self, card: Card, move: SolverMove) -> bool:
         """Some other card could be built on ``card`` right after ``move`` puts it down."""

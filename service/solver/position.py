@@ -46,10 +46,11 @@ class Rules:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    columns: tuple[tuple[Card, ...], ...]
+    # Cards are small integers, so a pile fits in ``bytes``: cheap to slice, join and hash.
+    columns: tuple[bytes, ...]
     down: tuple[int, ...]
     foundations: tuple[int, ...]  # height of each place, engine order
-    talon: tuple[Card, ...]
+    talon: bytes
     pos: int  # talon cards on the waste
 
 
@@ -88,9 +89,9 @@ def rules_of(game: Klondike) -> Rules:
 
 
 def position_of(game: Klondike) -> Position:
-    talon = tuple(game.waste) + tuple(reversed(game.stock))
+    talon = bytes(game.waste) + bytes(reversed(game.stock))
     return Position(
-        tuple(tuple(col) for col in game.columns),
+        tuple(bytes(col) for col in game.columns),
         tuple(game.down),
         tuple(game.foundations),
         talon,
@@ -120,7 +121,7 @@ def fits(card: Card, target: Card) -> bool:
     return RANK_OF[target] == RANK_OF[card] + 1 and IS_RED[target] != IS_RED[card]
 
 
-def accepts(col: tuple[Card, ...], card: Card) -> bool:
+def accepts(col: bytes, card: Card) -> bool:
     if not col:
         return RANK_OF[card] == KING
     top = col[-1]
@@ -138,7 +139,7 @@ def foundation_place(rules: Rules, foundations: tuple[int, ...], card: Card) -> 
     return -1
 
 
-def movable_start(rules: Rules, col: tuple[Card, ...], down: int) -> int:
+def movable_start(rules: Rules, col: bytes, down: int) -> int:
     if not rules.ordered_groups:
         return down
     start = len(col) - 1
@@ -179,7 +180,7 @@ def talon_reach(
     return tuple(found)
 
 
-def column_targets(columns: tuple[tuple[Card, ...], ...]) -> dict[Card, list[int]]:
+def column_targets(columns: tuple[bytes, ...]) -> dict[Card, list[int]]:
     """For each card, the columns it may be built on; Kings get the empty columns."""
     by_top: dict[Card, list[int]] = {}
     empties: list[int] = []
@@ -203,6 +204,9 @@ def all_moves(rules: Rules, position: Position) -> list[SolverMove]:
     """Every move the rules allow, talon cards reached by draws included."""
     columns, founds = position.columns, position.foundations
     targets = column_targets(columns)
+    per = rules.places_per_suit
+    # The cards that fit on a foundation: the next card of every place.
+    going_home = {(place // per) * 13 + h for place, h in enumerate(founds) if h < KING}
     nowhere: list[int] = []
     moves: list[SolverMove] = []
     talon = position.talon
@@ -210,36 +214,25 @@ def all_moves(rules: Rules, position: Position) -> list[SolverMove]:
         len(talon), position.pos, rules.draw, rules.can_recycle
     ):
         card = talon[index]
-        if foundation_place(rules, founds, card) >= 0:
+        if card in going_home:
             moves.append(SolverMove("t", index, -1, 1, draws, recycle, after))
         for j in targets.get(card, nowhere):
             moves.append(SolverMove("t", index, j, 1, draws, recycle, after))
     for i, col in enumerate(columns):
         if not col:
             continue
-        if foundation_place(rules, founds, col[-1]) >= 0:
+        if col[-1] in going_home:
             moves.append(SolverMove("c", i, -1))
         size = len(col)
         for start in range(movable_start(rules, col, position.down[i]), size):
             for j in targets.get(col[start], nowhere):
                 if j != i:
                     moves.append(SolverMove("c", i, j, size - start))
-    per = rules.places_per_suit
     for place, height in enumerate(founds):
         if height:
             for j in targets.get((place // per) * 13 + height - 1, nowhere):
                 moves.append(SolverMove("f", place, j))
     return moves
-
-
-def moving_card(rules: Rules, position: Position, move: SolverMove) -> Card:
-    if move.kind == "t":
-        return position.talon[move.source]
-    if move.kind == "f":
-        per = rules.places_per_suit
-        return (move.source // per) * 13 + position.foundations[move.source] - 1
-    col = position.columns[move.source]
-    return col[len(col) - move.count]
 
 
 def apply(rules: Rules, position: Position, move: SolverMove) -> tuple[Position, int]:
@@ -251,7 +244,7 @@ def apply(rules: Rules, position: Position, move: SolverMove) -> tuple[Position,
     place = -1
     if move.kind == "t":
         index = move.source
-        moving: tuple[Card, ...] = (talon[index],)
+        moving = talon[index : index + 1]
         talon = talon[:index] + talon[index + 1 :]
         pos = index
     elif move.kind == "c":
@@ -265,7 +258,7 @@ def apply(rules: Rules, position: Position, move: SolverMove) -> tuple[Position,
     else:
         place = move.source
         per = rules.places_per_suit
-        moving = ((place // per) * 13 + founds[place] - 1,)
+        moving = bytes(((place // per) * 13 + founds[place] - 1,))
         founds = (*founds[:place], founds[place] - 1, *founds[place + 1 :])
     if move.target < 0:
         place = foundation_place(rules, founds, moving[0])

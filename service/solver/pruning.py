@@ -32,7 +32,7 @@ def position_key(rules: Rules, position: Position) -> bytes:
     founds = position.foundations
     if rules.places_per_suit == 2:
         founds = tuple(h for s in range(4) for h in sorted((founds[2 * s], founds[2 * s + 1])))
-    return b"\xff".join((bytes(founds), bytes(position.talon), bytes((pos,)), *cols))
+    return b"\xff".join((bytes(founds), position.talon, bytes((pos,)), *cols))
 
 
 def suit_heights(rules: Rules, foundations: tuple[int, ...]) -> list[int]:

@@ -34,6 +34,10 @@ from .vegas import is_dead_end
 _CHECK_EVERY = 256
 
 
+def _clock() -> float:
+    return time.thread_time()
+
+
 class Result(Enum):
     WON = "won"
     UNWINNABLE = "unwinnable"
@@ -42,7 +46,11 @@ class Result(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """Stop after ``seconds`` of search or ``nodes`` positions, whichever comes first."""
+    """Stop after ``seconds`` of search or ``nodes`` positions, whichever comes first.
+
+    Seconds are CPU seconds of the calling thread, so a busy machine makes the search
+    slower in wall-clock time but does not change its verdict.
+    """
 
     seconds: float | None = 5.0
     nodes: int | None = None
@@ -53,7 +61,7 @@ class Verdict:
     result: Result
     line: tuple[str, ...] = ()  # a winning line in engine notation, for WON only
     nodes: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU seconds spent
 
 
 class _OutOfBudget(Exception):
@@ -63,7 +71,7 @@ class _OutOfBudget(Exception):
 class _Search:
     def __init__(self, rules: Rules, budget: Budget) -> None:
         self.rules = rules
-        self.started = time.perf_counter()
+        self.started = _clock()
         self.deadline = None if budget.seconds is None else self.started + budget.seconds
         self.node_limit = budget.nodes
         self.nodes = 0
@@ -73,7 +81,7 @@ class _Search:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _OutOfBudget
         checking = self.nodes % _CHECK_EVERY == 0 and self.deadline is not None
-        if checking and time.perf_counter() >= self.deadline:  # type: ignore[operator]
+        if checking and _clock() >= self.deadline:  # type: ignore[operator]
             raise _OutOfBudget
 
     def _children(self, position: Position, quick: bool, ordered: bool = True) -> list[SolverMove]:
@@ -166,14 +174,14 @@ def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Ver
     if is_won(root):
         return Verdict(Result.WON, (), 0, 0.0)
     if stuck_card(rules, root) is not None:
-        return Verdict(Result.UNWINNABLE, (), 0, time.perf_counter() - search.started)
+        return Verdict(Result.UNWINNABLE, (), 0, _clock() - search.started)
     try:
         line = search.run_best_first(root, quick=True)
         if line is None:
             line = search.run(root, quick=False)
     except _OutOfBudget:
-        return Verdict(Result.UNKNOWN, (), search.nodes, time.perf_counter() - search.started)
-    elapsed = time.perf_counter() - search.started
+        return Verdict(Result.UNKNOWN, (), search.nodes, _clock() - search.started)
+    elapsed = _clock() - search.started
     if line is None:
         return Verdict(Result.UNWINNABLE, (), search.nodes, elapsed)
     tokens = tuple(token for move, place in line for token in move.tokens(place))
