@@ -1,8 +1,10 @@
-"""Depth-first search with a transposition table, in two passes.
+"""Search with a transposition table, in up to three passes.
 
-The quick pass leaves out moves that rarely help (see ``ordering.is_quick_move``) and finds
-most wins fast. Running out of quick moves proves nothing, so a complete pass over every
-legal move follows; only when that one is exhausted is a deal reported unwinnable.
+The quick passes leave out moves that rarely help (see ``ordering.Surroundings.keep``):
+first best-first (always expanding the position that looks closest to a win), then
+depth-first, which finds some wins the other misses. Running out of quick moves proves
+nothing, so a complete depth-first pass over every legal move comes last; only when that
+one is exhausted is a position reported unwinnable.
 """
 
 from __future__ import annotations
@@ -68,21 +70,50 @@ class _OutOfBudget(Exception):
     pass
 
 
+class _PhaseOver(Exception):
+    """The share of the budget given to one pass is spent; the next pass may go on."""
+
+
+# Shares of the budget after which each pass gives way to the next: best-first over the
+# quick moves, then depth-first over them (each finds wins the other misses), then the
+# complete pass, the only one whose exhaustion proves a position lost.
+_PHASE_ENDS = (0.45, 0.7)
+
+
 class _Search:
     def __init__(self, rules: Rules, budget: Budget) -> None:
         self.rules = rules
+        self.budget = budget
         self.started = _clock()
         self.deadline = None if budget.seconds is None else self.started + budget.seconds
         self.node_limit = budget.nodes
         self.nodes = 0
+        self.phase_deadline: float | None = None
+        self.phase_node_limit: int | None = None
+
+    def end_phase_at(self, share: float | None) -> None:
+        """Lets the next pass stop at ``share`` of the whole budget (None: no own limit)."""
+        if share is None:
+            self.phase_deadline = self.phase_node_limit = None
+            return
+        budget = self.budget
+        if budget.seconds is not None:
+            self.phase_deadline = self.started + budget.seconds * share
+        if budget.nodes is not None:
+            self.phase_node_limit = int(budget.nodes * share)
 
     def _count_node(self) -> None:
         self.nodes += 1
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _OutOfBudget
-        checking = self.nodes % _CHECK_EVERY == 0 and self.deadline is not None
-        if checking and _clock() >= self.deadline:  # type: ignore[operator]
-            raise _OutOfBudget
+        if self.phase_node_limit is not None and self.nodes >= self.phase_node_limit:
+            raise _PhaseOver
+        if self.nodes % _CHECK_EVERY == 0 and (self.deadline or self.phase_deadline):
+            now = _clock()
+            if self.deadline is not None and now >= self.deadline:
+                raise _OutOfBudget
+            if self.phase_deadline is not None and now >= self.phase_deadline:
+                raise _PhaseOver
 
     def _children(self, position: Position, quick: bool, ordered: bool = True) -> list[SolverMove]:
         forced = forced_move(self.rules, position, quick)
@@ -176,9 +207,7 @@ def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Ver
     if stuck_card(rules, root) is not None:
         return Verdict(Result.UNWINNABLE, (), 0, _clock() - search.started)
     try:
-        line = search.run_best_first(root, quick=True)
-        if line is None:
-            line = search.run(root, quick=False)
+        line = _run_passes(search, root)
     except _OutOfBudget:
         return Verdict(Result.UNKNOWN, (), search.nodes, _clock() - search.started)
     elapsed = _clock() - search.started
@@ -186,6 +215,25 @@ def solve(game_or_position: Klondike | str, budget: Budget | None = None) -> Ver
         return Verdict(Result.UNWINNABLE, (), search.nodes, elapsed)
     tokens = tuple(token for move, place in line for token in move.tokens(place))
     return Verdict(Result.WON, tokens, search.nodes, elapsed)
+
+
+def _run_passes(search: _Search, root: Position) -> list[tuple[SolverMove, int]] | None:
+    """A winning line, or None once the complete pass is exhausted (a proof)."""
+    passes = (
+        (search.run_best_first, True, _PHASE_ENDS[0]),
+        (search.run, True, _PHASE_ENDS[1]),
+    )
+    for run, quick, share in passes:
+        search.end_phase_at(share)
+        try:
+            line = run(root, quick)
+        except _PhaseOver:
+            continue
+        if line is not None:
+            return line
+        break  # the quick moves are exhausted: only the complete pass can add anything
+    search.end_phase_at(None)
+    return search.run(root, quick=False)
 
 
 def _estimate(rules: Rules, position: Position) -> int:
