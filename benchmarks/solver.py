@@ -1,7 +1,8 @@
 """Solver benchmark: how many deals of each mode are won, proved unwinnable or left open.
 
 Usage: ``python benchmarks/solver.py [--deals N] [--modes TF.D3N,DS.D1N,...]
-[--budget SECONDS] [--chart PATH] [--seed N] [--workers N] [--quick]``
+[--budget SECONDS] [--chart PATH] [--seed N] [--workers N] [--results PATH]
+[--from-results PATH] [--quick]``
 
 Deal numbers are drawn from a fixed seed, so a run is reproducible (up to the time
 budget: a slower machine leaves more deals unknown). Each deal is solved with the same
@@ -13,6 +14,7 @@ reached by random play. Output: a table, then one JSON line per figure.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -20,7 +22,7 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +65,20 @@ def solve_one(task: tuple[str, int, float]) -> Solved:
             game.play_text(token)
         line_won = game.won
     return Solved(mode, str(code), verdict.result.value, verdict.seconds, verdict.nodes, line_won)
+
+
+def solve_all(
+    tasks: Sequence[tuple[str, int, float]], workers: int, save: Path | None
+) -> list[Solved]:
+    """Solves on ``workers`` processes; each result is saved as soon as it is known."""
+    results: list[Solved] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for solved in pool.map(solve_one, tasks, chunksize=1):
+            results.append(solved)
+            if save is not None:
+                with save.open("a") as out:
+                    out.write(json.dumps(asdict(solved)) + "\n")
+    return results
 
 
 def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -114,7 +130,7 @@ def print_table(modes: Sequence[str], results: Sequence[Solved], budget: float) 
         ]
         rows.append(tuple(cells))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    print(f"Solver, budget {budget:g} s per deal")
+    print(f"Solver, budget {budget:g} CPU s per deal; times are CPU seconds")
     for n, row in enumerate(rows):
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
         if n == 0:
@@ -167,7 +183,7 @@ def draw_chart(path: Path, modes: Sequence[str], results: Sequence[Solved], budg
         bottoms = [b + s for b, s in zip(bottoms, shares, strict=True)]
     outcomes.set_ylabel("fraction of deals")
     outcomes.set_title("Outcome per mode")
-    outcomes.legend(loc="lower right")
+    outcomes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3)
     for n, mode in enumerate(modes):
         for outcome, colour in colours.items():
             ts = [max(r.seconds, 1e-3) for r in results if r.mode == mode and r.result == outcome]
@@ -176,8 +192,8 @@ def draw_chart(path: Path, modes: Sequence[str], results: Sequence[Solved], budg
     times.set_xticks(range(len(modes)), modes)
     times.set_yscale("log")
     times.axhline(budget, color="black", linewidth=0.8, linestyle="--")
-    times.set_ylabel("solve time, s (log)")
-    times.set_title(f"Solve time per deal (budget {budget:g} s)")
+    times.set_ylabel("solve time, CPU s (log)")
+    times.set_title(f"Solve time per deal (budget {budget:g} CPU s, dashed)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -186,11 +202,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="deals per mode")
     parser.add_argument("--modes", default=",".join(ALL_MODES))
-    parser.add_argument("--budget", type=float, default=5.0, help="seconds per deal")
+    parser.add_argument("--budget", type=float, default=5.0, help="CPU seconds per deal")
     parser.add_argument("--chart", type=Path, help="write a PNG chart here (needs matplotlib)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--quick", action="store_true", help="3 deals per mode, 0.5 s each")
+    parser.add_argument(
+        "--results", type=Path, help="also append each deal's result here (JSON lines)"
+    )
+    parser.add_argument(
+        "--from-results", type=Path, help="report the results saved by --results instead of solving"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.budget = 3, 0.5
@@ -202,12 +224,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     deals = [rnd.randrange(DEAL_COUNT) for _ in range(args.deals)]
     tasks = [(mode, deal, args.budget) for mode in modes for deal in deals]
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        results = list(pool.map(solve_one, tasks, chunksize=1))
+    if args.from_results is not None:
+        lines = args.from_results.read_text().splitlines()
+        results = [Solved(**json.loads(line)) for line in lines if line.strip()]
+        modes = [m for m in modes if any(r.mode == m for r in results)]
+    else:
+        results = solve_all(tasks, args.workers, args.results)
     wall = time.perf_counter() - started
     hints = hint_latencies(args.seed, 30 if args.quick else HINT_POSITIONS)
     print_table(modes, results, args.budget)
-    print(f"{len(tasks)} deals in {wall:.0f} s on {args.workers} process(es)\n")
+    print(f"{len(results)} deals in {wall:.0f} s on {args.workers} process(es)\n")
     if args.chart is not None:
         draw_chart(args.chart, modes, results, args.budget)
     report("Solver figures", figures_for(modes, results, hints))
