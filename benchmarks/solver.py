@@ -222,7 +222,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error(f"unknown mode {mode!r}; modes are {', '.join(ALL_MODES)}")
     rnd = random.Random(args.seed)
     deals = [rnd.randrange(DEAL_COUNT) for _ in range(args.deals)]
-    tasks = [(mode, deal, args.budget) for mode in modes for deal in deals]
+    # Deal by deal across the modes, so that a run cut short still covers every mode evenly.
+    tasks = [(mode, deal, args.budget) for deal in deals for mode in modes]
     started = time.perf_counter()
     if args.from_results is not None:
         lines = args.from_results.read_text().splitlines()
