@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from solver_support import replay
 
-from service.engine import from_position, new_game
+from service.engine import from_position, new_game, parse_card
 from service.solver import Budget, Result, solve
+from service.solver.deadlock import stuck_card
+from service.solver.position import position_of, rules_of
 
 # The King of clubs is the only card off the foundations.
 ONE_FROM_WON = "TF 1N |KC/|/|/|/|/|/| - - KKKQ 0 0"
@@ -88,3 +90,25 @@ def test_deals_end_won_when_the_solver_says_so(code: str) -> None:
         assert replay(game, verdict.line).won
     else:
         assert verdict.line == ()
+
+
+# 7S lies on AS, with both red eights beneath them: it cannot go home before AS, it has no
+# parent to go to, and nothing can take it along. The position is lost without a search.
+DEAD_SEVEN = "TF 1N |8H8DAS7S/|/|/|/|/|/| 2S3S4S5S6S8S9STSJSQSKS9HTHJHQHKH9DTDJDQDKD - -77K 0 0"
+
+
+def test_a_card_that_can_never_leave_is_a_proof() -> None:
+    game = from_position(DEAD_SEVEN)
+    rules, position = rules_of(game), position_of(game)
+    assert stuck_card(rules, position) in {parse_card(c) for c in ("8H", "8D", "AS", "7S")}
+    verdict = solve(game, Budget(seconds=20))
+    assert verdict.result is Result.UNWINNABLE
+    assert verdict.nodes == 0
+
+
+def test_dead_card_check_passes_every_won_deal() -> None:
+    # A deal the solver wins cannot hold a dead card: the check never fires on them.
+    for code in ("TF1-D1N-AAAAAAA", "TF1-D3N-AAAAAAA", "DS1-D1N-AAAAAAA"):
+        game = new_game(code)
+        assert solve(game, Budget(seconds=5)).result is Result.WON
+        assert stuck_card(rules_of(game), position_of(game)) is None
