@@ -48,12 +48,13 @@ def test_hints_are_legal_and_explained() -> None:
 
 
 def test_hints_are_fast() -> None:
+    # CPU time of this thread: a busy machine must not make the test fail.
     rnd = random.Random(10)
     games = [random_position(rnd, 100) for _ in range(200)]
     took = []
     for game in games:
-        started = time.perf_counter()
+        started = time.thread_time()
         hint(game)
-        took.append(time.perf_counter() - started)
+        took.append(time.thread_time() - started)
     took.sort()
     assert took[int(len(took) * 0.99) - 1] < 0.05
