@@ -31,7 +31,6 @@ from .position import (
     rules_of,
 )
 from .pruning import finish_is_certain, finishing_moves, forced_move, position_key
-from .vegas import is_dead_end
 
 _CHECK_EVERY = 256
 
@@ -119,8 +118,6 @@ class _Search:
         forced = forced_move(self.rules, position, quick)
         if forced is not None:
             return [forced]
-        if self.rules.vegas and is_dead_end(self.rules, position):
-            return []
         moves = all_moves(self.rules, position)
         return kept_moves(self.rules, position, moves, quick, ordered)
 
