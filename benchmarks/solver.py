@@ -234,7 +234,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     wall = time.perf_counter() - started
     hints = hint_latencies(args.seed, 30 if args.quick else HINT_POSITIONS)
     print_table(modes, results, args.budget)
-    print(f"{len(results)} deals in {wall:.0f} s on {args.workers} process(es)\n")
+    if args.from_results is None:
+        print(f"{len(results)} deals in {wall:.0f} s on {args.workers} process(es)\n")
+    else:
+        print(f"{len(results)} deals read from {args.from_results.name}\n")
     if args.chart is not None:
         draw_chart(args.chart, modes, results, args.budget)
     report("Solver figures", figures_for(modes, results, hints))
