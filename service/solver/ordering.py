@@ -1,0 +1,163 @@
+"""Which moves the search tries first, and which it leaves to the complete pass.
+
+The quick pass leaves out the kinds of move that blow the tree up (moving only part of a
+run, taking a card back from a foundation) unless they enable another move at once.
+Ordering only changes how soon a win is found, never what is proved.
+"""
+
+from __future__ import annotations
+
+from service.engine.cards import KING, RANK_OF, Card
+
+from .position import (
+    CHILDREN,
+    Position,
+    Rules,
+    SolverMove,
+    foundation_place,
+    movable_start,
+    talon_reach,
+)
+
+# Where a card that could be built on something comes from: a column index, or these.
+_FROM_TALON = -1
+_FROM_FOUNDATION = -2
+
+
+class Surroundings:
+    """What one position offers, worked out once for all of its moves."""
+
+    __slots__ = ("_available", "kings_waiting", "position", "rules", "starts")
+
+    def __init__(self, rules: Rules, position: Position) -> None:
+        self.rules = rules
+        self.position = position
+        self.starts = [
+            movable_start(rules, col, down) if col else 0
+            for col, down in zip(position.columns, position.down, strict=True)
+        ]
+        self._available: dict[Card, list[tuple[int, int]]] | None = None
+        self.kings_waiting = any(
+            RANK_OF[col[start]] == KING and start > 0
+            for col, start in zip(position.columns, self.starts, strict=True)
+            if col
+        )
+
+    @property
+    def available(self) -> dict[Card, list[tuple[int, int]]]:
+        """Cards that could be put on a column right now, with where they are."""
+        if self._available is not None:
+            return self._available
+        rules, position = self.rules, self.position
+        available: dict[Card, list[tuple[int, int]]] = {}
+        for i, col in enumerate(position.columns):
+            for base in range(self.starts[i], len(col)):
+                available.setdefault(col[base], []).append((i, base))
+        talon = position.talon
+        for index, _, _, _ in talon_reach(len(talon), position.pos, rules.draw, rules.can_recycle):
+            available.setdefault(talon[index], []).append((_FROM_TALON, index))
+        per = rules.places_per_suit
+        for place, height in enumerate(position.foundations):
+            if height:
+                available.setdefault((place // per) * 13 + height - 1, []).append(
+                    (_FROM_FOUNDATION, place)
+                )
+        self._available = available
+        return available
+
+    def host_is_wanted(self, card: Card, move: SolverMove) -> bool:
+        """Some other card could be built on ``card`` right after ``move`` puts it down."""
+        for child in CHILDREN[card]:
+            for where, index in self.available.get(child, ()):
+                if (
+                    where >= 0
+                    and where != move.target
+                    and not (move.kind == "c" and where == move.source)
+                ):
+                    return True
+                if where == _FROM_TALON and not (move.kind == "t" and index == move.source):
+                    return True
+                if where == _FROM_FOUNDATION and not (move.kind == "f" and index == move.source):
+                    return True
+        return False
+
+    def next_card_ready(self, card: Card) -> bool:
+        """The next card of the suit is on top of a column or in the talon (or this is a King).
+
+        Where the talon is free, a talon card can wait there until the card that follows it
+        home is ready to go too: sending it home earlier gains nothing.
+        """
+        if RANK_OF[card] == KING:
+            return True
+        follower = card + 1
+        return follower in self.position.talon or any(
+            col and col[-1] == follower for col in self.position.columns
+        )
+
+    def goes_home(self, card: Card) -> bool:
+        return foundation_place(self.rules, self.position.foundations, card) >= 0
+
+    def keep(self, move: SolverMove, quick: bool) -> bool:
+        """Whether the search tries ``move``; with ``quick`` False only provably idle moves go.
+
+        Where the talon is free, a talon card put on a column is only worth it when
+        something is built on it next, and one sent home only when the next card of its
+        suit can follow: any winning line can wait with it until then. The
+        quick pass also takes a card back from a foundation only to build on it at once,
+        and moves part of a run only when that sends the card it uncovers home.
+        """
+        position = self.position
+        if move.kind == "c" and move.target >= 0:
+            col = position.columns[move.source]
+            start = len(col) - move.count
+            if start == 0 and not position.columns[move.target]:
+                return False  # a whole column to an empty one only renames columns
+            if not quick or start == self.starts[move.source]:
+                return True
+            return self.goes_home(col[start - 1])
+        if move.target < 0:
+            if move.kind == "t" and self.rules.talon_is_free and not quick:
+                return self.next_card_ready(position.talon[move.source])
+            return True
+        if move.kind == "t":
+            if not self.rules.talon_is_free:
+                return True
+            return self.host_is_wanted(position.talon[move.source], move)
+        if not quick:
+            return True
+        per = self.rules.places_per_suit
+        card = (move.source // per) * 13 + position.foundations[move.source] - 1
+        return self.host_is_wanted(card, move)
+
+    def priority(self, move: SolverMove) -> int:
+        """Lower is tried first."""
+        position = self.position
+        if move.kind == "c":
+            col = position.columns[move.source]
+            start = len(col) - move.count
+            down = position.down[move.source]
+            uncovers = start > 0 and start == down
+            empties = start == 0
+            if move.target < 0:
+                return 0 if uncovers or empties else 10
+            if uncovers:
+                return 5 - min(down, 4)  # deep columns first: they hide the most
+            if empties:
+                return 20 if self.kings_waiting else 60
+            if start > 0 and self.goes_home(col[start - 1]):
+                return 15
+            return 70
+        if move.kind == "t":
+            draw_cost = move.draws + move.draws_after + (8 if move.recycle else 0)
+            return (30 if move.target < 0 else 40) + draw_cost
+        return 90
+
+
+def kept_moves(
+    rules: Rules, position: Position, moves: list[SolverMove], quick: bool, ordered: bool
+) -> list[SolverMove]:
+    around = Surroundings(rules, position)
+    kept = [m for m in moves if around.keep(m, quick)]
+    if ordered:
+        kept.sort(key=around.priority)
+    return kept

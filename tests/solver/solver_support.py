@@ -1,0 +1,51 @@
+"""Helpers for the solver tests: replaying lines, random positions, hidden-card twins."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from service.engine import GameCode, GameKind, Klondike, Scoring, new_game
+
+MODES: tuple[tuple[GameKind, int, Scoring], ...] = (
+    (GameKind.DOUBLE, 1, Scoring.NORMAL),
+    (GameKind.DOUBLE, 3, Scoring.NORMAL),
+    (GameKind.DOUBLE, 1, Scoring.VEGAS),
+    (GameKind.DOUBLE, 3, Scoring.VEGAS),
+    (GameKind.REFLECHI, 1, Scoring.NORMAL),
+    (GameKind.REFLECHI, 3, Scoring.NORMAL),
+)
+
+
+def replay(game: Klondike, line: Iterable[str]) -> Klondike:
+    """Plays ``line`` on a copy of ``game`` through the engine (raises if a move is refused)."""
+    copy = game.copy()
+    for token in line:
+        copy.play_text(token)
+    return copy
+
+
+def random_position(rnd: random.Random, steps: int) -> Klondike:
+    """A position reached by up to ``steps`` random legal actions from a random deal."""
+    kind, draw, scoring = rnd.choice(MODES)
+    game = new_game(GameCode(kind, draw, scoring, rnd.randrange(26**7)))
+    for _ in range(rnd.randrange(steps + 1)):
+        actions = game.legal_actions()
+        if not actions or game.won:
+            break
+        game.play(rnd.choice(actions))
+    return game
+
+
+def hidden_twin(game: Klondike, rnd: random.Random) -> Klondike:
+    """The same public position with the hidden cards (face-down and stock) dealt anew."""
+    hidden = game.hidden_cards()
+    rnd.shuffle(hidden)
+    twin = game.copy()
+    taken = 0
+    for col, down in zip(twin.columns, twin.down, strict=True):
+        col[:down] = hidden[taken : taken + down]
+        taken += down
+    twin.stock[:] = hidden[taken:]
+    assert twin.public_view() == game.public_view()
+    return twin
