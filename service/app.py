@@ -23,6 +23,7 @@ from starlette.staticfiles import StaticFiles
 from . import engine
 from .config import Settings
 from .games import Games, ServiceError
+from .limits import RequestBodyLimit
 from .metrics import Metrics
 from .openapi import openapi_document
 from .protocol import (
@@ -342,7 +343,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await races.close()
             await store.close()
 
-    middleware = []
+    middleware = [
+        Middleware(
+            RequestBodyLimit,
+            max_bytes=MAX_BODY_BYTES,
+            timeout=settings.body_timeout_seconds,
+            refusal=problem,
+        )
+    ]
     if settings.cors_origin_list:
         # Third-party web front ends call the API from their own origins. Tokens travel
         # in the Authorization header, never in cookies, so no credentials are allowed.
