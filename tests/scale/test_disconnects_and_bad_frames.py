@@ -36,7 +36,7 @@ def _lines(instance: Instance, words: str) -> list[dict[str, object]]:
 
 async def _gone_mid_body(instance: Instance) -> None:
     """Announces a 4000-byte body, sends 100 bytes of it and disconnects."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", instance.port)
+    _, writer = await asyncio.open_connection("127.0.0.1", instance.port)
     head = (
         "POST /games HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\n"
         "content-length: 4000\r\n\r\n"
