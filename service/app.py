@@ -343,14 +343,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await races.close()
             await store.close()
 
-    middleware = [
-        Middleware(
-            RequestBodyLimit,
-            max_bytes=MAX_BODY_BYTES,
-            timeout=settings.body_timeout_seconds,
-            refusal=problem,
-        )
-    ]
+    middleware = []
     if settings.cors_origin_list:
         # Third-party web front ends call the API from their own origins. Tokens travel
         # in the Authorization header, never in cookies, so no credentials are allowed.
@@ -364,6 +357,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 max_age=600,
             )
         )
+    # Inside CORS, so that a browser can read its refusals.
+    middleware.append(
+        Middleware(
+            RequestBodyLimit,
+            max_bytes=MAX_BODY_BYTES,
+            timeout=settings.body_timeout_seconds,
+            refusal=problem,
+        )
+    )
     app = Starlette(
         routes=ROUTES,
         middleware=middleware,

@@ -52,6 +52,8 @@ class BoundedCloseProtocol(WebSocketsSansIOProtocol):
         # carry player tokens (subscribe and action frames, Authorization): never log them.
         self.conn.debug = False
         self.hello_timer: asyncio.TimerHandle | None = None
+        # A client may send its hello right behind the upgrade request, before the accept.
+        self.heard_from = False
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_hello_timer()
@@ -60,10 +62,12 @@ class BoundedCloseProtocol(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
     def handle_text(self, event: Frame) -> None:
+        self.heard_from = True
         self._cancel_hello_timer()
         super().handle_text(event)
 
     def handle_bytes(self, event: Frame) -> None:
+        self.heard_from = True
         self._cancel_hello_timer()
         super().handle_bytes(event)
 
@@ -113,6 +117,7 @@ class BoundedCloseProtocol(WebSocketsSansIOProtocol):
             message["type"] == "websocket.accept"
             and self.handshake_complete
             and self.hello_timeout is not None
+            and not self.heard_from
             and not self.transport.is_closing()
         ):
             self.hello_timer = self.loop.call_later(self.hello_timeout, self._hello_timed_out)
