@@ -130,6 +130,22 @@ async def disconnects(instance: Instance) -> None:
     print(f"  tracebacks: {tracebacks}; error lines: {len(instance.errors())}")
 
 
+# Linux: the port is chosen at connect(), by the whole 4-tuple. A bind() to port 0 instead
+# searches for a port free for any peer, which slows to a crawl past ten thousand sockets.
+IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)
+
+
+async def _connect_from(
+    source: str, port: int
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    sock = socket.socket()
+    sock.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
+    sock.bind((source, 0))
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    return await asyncio.open_connection(sock=sock)
+
+
 async def _outcome(silent: tuple[asyncio.StreamReader, asyncio.StreamWriter], wait: float) -> str:
     reader, writer = silent
     try:
@@ -155,9 +171,7 @@ async def silent(instance: Instance, count: int, header_timeout: float) -> None:
             for start in range(0, count, 500):
                 batch = await asyncio.gather(
                     *(
-                        asyncio.open_connection(
-                            "127.0.0.1", instance.port, local_addr=("127.0.0.2", 0)
-                        )
+                        _connect_from("127.0.0.2", instance.port)
                         for _ in range(min(500, count - start))
                     ),
                     return_exceptions=True,
