@@ -25,7 +25,8 @@ from .boards import Boards
 from .config import Settings
 from .daily import Daily
 from .games import Games, ServiceError
-from .http import bearer_token, json_response, problem, read_body
+from .http import MAX_BODY_BYTES, bearer_token, json_response, problem, read_body
+from .limits import RequestBodyLimit
 from .metrics import Metrics
 from .openapi import openapi_document
 from .player_routes import PLAYER_ROUTES
@@ -374,6 +375,15 @@ def create_app(
                 max_age=600,
             )
         )
+    # Inside CORS, so that a browser can read its refusals.
+    middleware.append(
+        Middleware(
+            RequestBodyLimit,
+            max_bytes=MAX_BODY_BYTES,
+            timeout=settings.body_timeout_seconds,
+            refusal=problem,
+        )
+    )
     app = Starlette(
         routes=ROUTES,
         middleware=middleware,

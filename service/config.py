@@ -40,6 +40,28 @@ class Settings(BaseSettings):
     cors_origins: str = Field(
         "*", description="Origins whose browser pages may call the REST API, comma separated."
     )
+    max_header_bytes: int = Field(
+        16 * 1024, ge=1024, description="Largest request line and headers of one request (431)."
+    )
+    max_headers: int = Field(100, gt=0, description="Most header lines in one request (431).")
+    header_timeout_seconds: float = Field(
+        10.0, gt=0, description="Time to send a request's line and headers, from its first byte."
+    )
+    body_timeout_seconds: float = Field(
+        10.0, gt=0, description="Time to send a request body once its headers are in (408)."
+    )
+    keep_alive_timeout_seconds: int = Field(
+        5, gt=0, description="An idle keep-alive HTTP connection is closed after this long."
+    )
+    hello_timeout_seconds: float = Field(
+        10.0, gt=0, description="A WebSocket that sends nothing this long after the upgrade closes."
+    )
+    max_connections: int = Field(
+        0, ge=0, description="Open connections at most; 0 derives it from the open-file limit."
+    )
+    max_connections_per_address: int = Field(
+        10000, ge=0, description="Open connections of one client address at most; 0: no cap."
+    )
     log_level: Annotated[Literal["debug", "info", "warning", "error"], BeforeValidator(_lower)] = (
         "info"
     )

@@ -1,4 +1,5 @@
-"""Prometheus metrics of one instance, in a registry of its own (one per app)."""
+"""Prometheus metrics of one instance, in a registry of its own (one per app), and the
+process-wide metrics of its connections (``CONNECTIONS``)."""
 
 from __future__ import annotations
 
@@ -47,4 +48,52 @@ class Metrics:
         )
 
     def render(self) -> bytes:
-        return generate_latest(self.registry)
+        return generate_latest(self.registry) + generate_latest(CONNECTIONS.registry)
+
+
+class ConnectionMetrics:
+    """What the server refused or cut short, counted where it happens: in the HTTP and
+    WebSocket protocols and the body limit, before (or without) any route seeing it.
+
+    One per process, since connections belong to the server rather than to an app.
+    """
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.open = Gauge(
+            "solitaire_connections",
+            "Open client connections (HTTP and WebSocket) that the server admitted",
+            registry=self.registry,
+        )
+        self.refused = Counter(
+            "solitaire_connections_refused",
+            "Connections refused as they opened, by cap (per_address, total)",
+            ["cap"],
+            registry=self.registry,
+        )
+        self.timeouts = Counter(
+            "solitaire_connection_timeouts",
+            "Connections closed for sending too little in time, by stage (header, body, hello)",
+            ["stage"],
+            registry=self.registry,
+        )
+        self.oversized = Counter(
+            "solitaire_oversized_requests",
+            "Requests refused for their size, by part (body, header_bytes, header_count)",
+            ["part"],
+            registry=self.registry,
+        )
+        self.client_disconnects = Counter(
+            "solitaire_client_disconnects",
+            "Clients that went away in the middle of sending a request body",
+            registry=self.registry,
+        )
+        self.bad_frames = Counter(
+            "solitaire_bad_frames",
+            "WebSocket connections closed for a frame the protocol forbids, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
+
+
+CONNECTIONS = ConnectionMetrics()

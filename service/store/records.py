@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass
 
 from sortedcontainers import SortedList  # type: ignore[import-untyped]
@@ -69,6 +70,17 @@ class Records(ABC):
     async def delete(self, key: str) -> None: ...
 
     @abstractmethod
+    async def queue_push(self, queue: str, value: str) -> int:
+        """Appends ``value``; returns the queue's new length."""
+
+    @abstractmethod
+    async def queue_pop(self, queue: str) -> str | None:
+        """Takes the oldest value (each value is taken by one caller only)."""
+
+    @abstractmethod
+    async def queue_length(self, queue: str) -> int: ...
+
+    @abstractmethod
     async def board_add(self, board: str, member: str, score: float) -> None:
         """Enters ``member`` with ``score``, keeping the lower of its old and new score."""
 
@@ -100,6 +112,7 @@ class MemoryRecords(Records):
         self._values: dict[str, tuple[str, float]] = {}
         self._scores: dict[str, dict[str, float]] = {}
         self._boards: dict[str, SortedList] = {}
+        self._queues: dict[str, deque[str]] = {}
 
     @staticmethod
     def _expiry(ttl_seconds: int) -> float:
@@ -143,6 +156,18 @@ class MemoryRecords(Records):
     async def delete(self, key: str) -> None:
         self._values.pop(key, None)
         self._docs.pop(key, None)
+
+    async def queue_push(self, queue: str, value: str) -> int:
+        values = self._queues.setdefault(queue, deque())
+        values.append(value)
+        return len(values)
+
+    async def queue_pop(self, queue: str) -> str | None:
+        values = self._queues.get(queue)
+        return values.popleft() if values else None
+
+    async def queue_length(self, queue: str) -> int:
+        return len(self._queues.get(queue, ()))
 
     async def board_add(self, board: str, member: str, score: float) -> None:
         scores = self._scores.setdefault(board, {})

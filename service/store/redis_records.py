@@ -3,6 +3,7 @@
 - ``sol:rec:doc:<key>``  hash: ``v`` version, ``d`` the JSON document
 - ``sol:rec:val:<key>``  string: a single value (token look-ups, link codes, claims)
 - ``sol:rec:board:<board>`` sorted set: member -> score, lowest first
+- ``sol:rec:queue:<queue>`` list: values taken oldest first (pools of certified deals)
 
 Each key stands alone (no script touches two), so they spread over a Redis Cluster.
 """
@@ -50,6 +51,10 @@ def _doc(key: str) -> str:
 
 def _value(key: str) -> str:
     return f"sol:rec:val:{key}"
+
+
+def _queue(queue: str) -> str:
+    return f"sol:rec:queue:{queue}"
 
 
 def _board(board: str) -> str:
@@ -132,6 +137,25 @@ class RedisRecords(Records):
         try:
             await self._redis.delete(_value(key))
             await self._redis.delete(_doc(key))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def queue_push(self, queue: str, value: str) -> int:
+        try:
+            return int(await self._redis.rpush(_queue(queue), value))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def queue_pop(self, queue: str) -> str | None:
+        try:
+            value = await self._redis.lpop(_queue(queue))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return None if value is None else _text(value)
+
+    async def queue_length(self, queue: str) -> int:
+        try:
+            return int(await self._redis.llen(_queue(queue)))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
