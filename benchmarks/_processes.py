@@ -129,6 +129,8 @@ def start_service(
         "PORT": str(port),
         "LOG_LEVEL": "warning",
         "PYTHONUNBUFFERED": "1",
+        # No solving in the background unless a benchmark asks for it.
+        "WINNABLE_POOL_SIZE": "0",
         **(settings or {}),
     }
     argv = [sys.executable, "-c", command] if command else [sys.executable, "-m", "service"]

@@ -116,7 +116,12 @@ def _service_app(redis_url: str) -> Any:
     from service.app import create_app
     from service.config import Settings
 
-    settings = Settings(store_url=redis_url, rate_per_second=1e9, rate_burst=1_000_000_000)
+    settings = Settings(
+        store_url=redis_url,
+        rate_per_second=1e9,
+        rate_burst=1_000_000_000,
+        winnable_pool_size=0,  # no solving in the background of a throughput figure
+    )
     return create_app(settings), settings
 
 

@@ -21,10 +21,13 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from . import engine
+from .analysis import Analysis, mode_of_request
 from .boards import Boards
 from .config import Settings
-from .daily import Daily
+from .daily import DAILY_MODES, Daily
 from .games import Games, ServiceError
+from .hint_routes import HINT_ROUTES
+from .hints import Hints
 from .http import MAX_BODY_BYTES, bearer_token, json_response, problem, read_body
 from .limits import RequestBodyLimit
 from .metrics import Metrics
@@ -68,21 +71,24 @@ async def create_game(request: Request) -> Response:
     body = await read_body(request, CreateGameRequest)
     if body.code is not None:
         _check_code_agrees(body)
-    if body.secret and body.code is not None:
+    if (body.secret or body.winnable) and body.code is not None:
         raise ServiceError(
-            ErrorCode.BAD_CODE, 422, "a secret deal is chosen by the service: give no code"
+            ErrorCode.BAD_CODE, 422, "a secret or winnable deal is chosen by the service"
         )
     token = bearer_token(request)
     players: Players = request.app.state.players
     player = await players.authenticate(token) if token else None
-    created = await games_of(request).create(
-        body.game,
-        body.draw,
-        body.scoring,
-        body.code,
-        body.secret,
-        player_id=player.player_id if player else "",
-    )
+    player_id = player.player_id if player else ""
+    if body.winnable:
+        analysis: Analysis = request.app.state.analysis
+        code = await analysis.take_winnable(mode_of_request(body.game, body.draw, body.scoring))
+        created = await games_of(request).create_from(code, hidden=True, player_id=player_id)
+        ttl = request.app.state.settings.game_ttl_seconds
+        await analysis.mark_certified(created["game_id"], ttl)
+    else:
+        created = await games_of(request).create(
+            body.game, body.draw, body.scoring, body.code, body.secret, player_id=player_id
+        )
     if player is not None:
         careers: Careers = request.app.state.careers
         await careers.new_solo_game(player, players, created["game_id"])
@@ -199,6 +205,7 @@ async def create_race(request: Request) -> Response:
         scoring=body.scoring,
         max_players=body.max_players,
         time_limit_seconds=body.time_limit_seconds,
+        winnable=body.winnable,
     )
     return json_response(joined, 201, {"location": f"/races/{joined['race_id']}"})
 
@@ -329,6 +336,7 @@ ROUTES = [
     Route("/metrics", metrics),
     WebSocketRoute("/ws", websocket_endpoint),
     *PLAYER_ROUTES,
+    *HINT_ROUTES,
 ]
 
 # The web front end, a client of the published protocol like any other, served at "/".
@@ -353,11 +361,20 @@ def create_app(
         app.state.players = players = Players(store.records, settings)
         app.state.boards = boards = Boards(store.records)
         app.state.results = results = Results(store.records, clock)
-        app.state.daily = daily = Daily(games, players, boards, store.records, clock)
-        app.state.careers = Careers(results, daily, boards, games, settings.game_ttl_seconds)
+        app.state.analysis = analysis = Analysis(store.records, settings)
+        app.state.daily = daily = Daily(
+            games, players, boards, store.records, clock, analysis.take_winnable
+        )
+        app.state.careers = Careers(
+            results, daily, boards, games, analysis, settings.game_ttl_seconds
+        )
+        app.state.hints = Hints(games, analysis, daily)
+        races.deals = analysis
+        analysis.start_refilling(DAILY_MODES)
         try:
             yield
         finally:
+            await analysis.close()
             await races.close()
             await store.close()
 

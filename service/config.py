@@ -34,6 +34,17 @@ class Settings(BaseSettings):
         10, gt=0, description="Wrong join or link codes one client address may try a minute."
     )
     link_code_seconds: int = Field(300, gt=0, description="How long a player link code lasts.")
+    winnable_pool_size: int = Field(
+        8, ge=0, description="Certified winnable deals kept ready per mode (0: none made)."
+    )
+    winnable_refill_poll_seconds: float = Field(5.0, gt=0)
+    certify_seconds: float = Field(
+        5.0, gt=0, description="CPU seconds the solver may spend to win a pool deal."
+    )
+    analysis_seconds: float = Field(
+        3.0, gt=0, description="CPU seconds for each verdict of 'was it winnable?'."
+    )
+    solver_processes: int = Field(1, ge=1, description="Worker processes that run the solver.")
     players_per_hour: int = Field(
         30, gt=0, description="Players one client address may create in an hour."
     )

@@ -1,9 +1,9 @@
 """The daily challenge: every UTC day, one deal per mode, the same for everyone.
 
 A day's deal comes from a secret seed, chosen by the first request of the day (every
-instance agrees through the store) and, when a certifier is given, only among deals the
-solver has won. Each player has one ranked attempt per challenge; later plays are
-unranked. The code and the ranked games stay secret until the day is over.
+instance agrees through the store) among the deals the solver has won. Each player has
+one ranked attempt per challenge; later plays are unranked. The code and the ranked games
+stay secret until the day is over.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from .store.records import Records
 DAILY_MODES = ("DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DAY_MS = 86_400_000
-_CERTIFY_TRIES = 64
 
-Certify = Callable[[engine.GameCode], Awaitable[bool]]
+# Where certified deals come from: mode -> a secret code the solver has won.
+WinnableDeals = Callable[[str], Awaitable[engine.GameCode]]
 
 
 def challenge_id(day: dt.date, mode: str) -> str:
@@ -62,14 +62,14 @@ class Daily:
         boards: Boards,
         records: Records,
         clock: Callable[[], float],
-        certify: Certify | None = None,
+        winnable: WinnableDeals | None = None,
     ) -> None:
         self.games = games
         self.players = players
         self.boards = boards
         self.records = records
         self.clock = clock
-        self.certify = certify
+        self.winnable = winnable
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -111,16 +111,7 @@ class Daily:
         if existing is not None:
             return engine.GameCode.parse(existing)
         mode = challenge[11:]
-        code = _code_for(mode)
-        if self.certify is not None:
-            for _ in range(_CERTIFY_TRIES):
-                if await self.certify(code):
-                    break
-                code = _code_for(mode)
-            else:
-                raise ServiceError(
-                    ErrorCode.STORE_UNAVAILABLE, 503, "no winnable deal found yet; retry"
-                )
+        code = await self.winnable(mode) if self.winnable else _code_for(mode)
         await self._guard(self.records.claim(key, str(code)))
         # Another instance may have chosen first: everyone plays the stored one.
         return engine.GameCode.parse(await self._guard(self.records.get(key)))

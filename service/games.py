@@ -476,6 +476,12 @@ class Games:
                 ErrorCode.UNAUTHORIZED, 401, "a valid player token is required for this game"
             )
 
+    async def load_for_player(self, game_id: str, token: str | None) -> StoredGame:
+        """The stored game, for its player only."""
+        stored = await self._load(game_id)
+        self.authorize(stored.token_hash, token)
+        return stored
+
     async def role(self, game_id: str, token: str | None) -> tuple[str, StoredGame]:
         """``player`` with the right token, ``watcher`` with none; a wrong token is refused."""
         stored = await self._readable(game_id, token)

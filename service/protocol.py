@@ -258,6 +258,8 @@ class ErrorCode(StrEnum):
     BAD_NAME = "bad_name"
     DAILY_CLOSED = "daily_closed"
     DAILY_RUNNING = "daily_running"
+    WINNABLE_POOL_EMPTY = "winnable_pool_empty"
+    HINTS_NOT_ALLOWED = "hints_not_allowed"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     INTERNAL_ERROR = "internal_error"
 
@@ -298,6 +300,11 @@ class CreateGameRequest(Model):
         False,
         description="Deal from a secret 128-bit seed whose code is shown only once the game "
         "is over (won or resigned). Not with `code`.",
+    )
+    winnable: bool = Field(
+        False,
+        description="Deal one the solver has won (a secret deal, so also `secret`). Not "
+        "with `code`.",
     )
 
 
@@ -379,6 +386,41 @@ class ReplayResponse(Model):
     result: ReplayResult
 
 
+class HintView(Model):
+    """One suggested action, worked out from what the player can see and nothing else."""
+
+    action: Notation
+    action_object: ActionObject | None = Field(description="Object form of `action`.")
+    reason: str = Field(description="`safe_home`, `uncover`, `draw`... (docs/protocol.md).")
+    message_en: str
+    message_fi: str
+
+
+class HintResponse(Model):
+    game_id: GameId
+    version: int
+    hint: HintView | None = Field(description="Null when nothing is left to suggest.")
+    hints_used: int = Field(description="Hints asked for in this game so far.")
+
+
+class Verdict(Model):
+    result: Literal["won", "unwinnable", "unknown"] = Field(
+        description="`unwinnable` is a proof; `unknown`: the budget ran out first."
+    )
+    line: list[Notation] | None = Field(description="A winning line, for `won`.")
+    seconds: float = Field(description="CPU seconds the solver spent.")
+
+
+class AnalysisResponse(Model):
+    """Was it winnable? For an ended game only: the line would reveal hidden cards."""
+
+    game_id: GameId
+    deal: Verdict = Field(description="From the deal's start.")
+    position: Verdict | None = Field(
+        description="From where the player stopped (null for a won game)."
+    )
+
+
 class ResignRequest(Model):
     request_id: RequestId | None = None
 
@@ -401,6 +443,7 @@ class CreateRaceRequest(Model):
     scoring: Literal["normal", "vegas"] = "normal"
     max_players: int = Field(4, ge=2, le=8)
     time_limit_seconds: int | None = Field(None, ge=30, le=86400)
+    winnable: bool = Field(False, description="Deal one the solver has won (a secret deal).")
 
 
 class JoinRaceRequest(Model):
@@ -616,6 +659,17 @@ class RaceProgressMessage(Model):
     server_time: int
 
 
+class HintAnswer(Model):
+    """The answer to `hint`."""
+
+    type: Literal["hint"]
+    id: RequestId
+    game_id: GameId
+    version: int
+    hint: HintView | None
+    hints_used: int
+
+
 class PongMessage(Model):
     type: Literal["pong"]
     id: RequestId | None = None
@@ -630,6 +684,7 @@ ServerMessage = Annotated[
     | UnsubscribedMessage
     | ErrorMessage
     | PongMessage
+    | HintAnswer
     | RaceMessage
     | RaceProgressMessage,
     Field(discriminator="type"),
@@ -677,6 +732,14 @@ class UndoMessage(Model):
     expected_version: int | None = Field(None, ge=0)
 
 
+class HintMessage(Model):
+    """Ask for a hint in your game (needs a player subscription); counted in the game."""
+
+    type: Literal["hint"]
+    id: RequestId
+    game_id: GameId
+
+
 class ResignMessage(Model):
     """End your game where it stands; in a race, this is resigning from the race."""
 
@@ -721,6 +784,7 @@ ClientMessage = Annotated[
     | ActionMessage
     | UndoMessage
     | ResignMessage
+    | HintMessage
     | PingMessage
     | WatchRaceMessage
     | UnwatchRaceMessage

@@ -83,6 +83,8 @@ class Races:
         self.settings = settings
         self._timers: set[asyncio.Task[None]] = set()
         self._player_of_game: dict[str, tuple[str, str]] = {}
+        # Where winnable deals come from (set by the application).
+        self.deals: Any = None
         games.races = self
 
     async def close(self) -> None:
@@ -292,11 +294,16 @@ class Races:
         players: list[dict[str, Any]],
         host: str,
         previous: str | None = None,
+        winnable: bool = False,
     ) -> dict[str, Any]:
         try:
-            code = engine.GameCode.random_secret(
-                engine.GameKind(game), draw, engine.Scoring(scoring)
-            )
+            if winnable and self.deals is not None:
+                mode = f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
+                code = await self.deals.take_winnable(mode)
+            else:
+                code = engine.GameCode.random_secret(
+                    engine.GameKind(game), draw, engine.Scoring(scoring)
+                )
         except engine.InvalidCodeError as exc:
             raise _error(ErrorCode.BAD_CODE, 422, str(exc)) from exc
         race_id = secrets.token_urlsafe(12)
@@ -319,6 +326,7 @@ class Races:
                 "players": players,
                 "previous_race_id": previous,
                 "rematch_race_id": None,
+                "winnable": winnable,
             }
             try:
                 created = await self.store.create_race(
@@ -340,6 +348,7 @@ class Races:
         scoring: str,
         max_players: int,
         time_limit_seconds: int | None,
+        winnable: bool = False,
     ) -> dict[str, Any]:
         if max_players > self.settings.max_race_players:
             raise _error(
@@ -357,6 +366,7 @@ class Races:
             time_limit_seconds=time_limit_seconds,
             players=[player],
             host=player["player_id"],
+            winnable=winnable,
         )
         await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
@@ -555,6 +565,7 @@ class Races:
                 players=players,
                 host=doc["host"],
                 previous=race_id,
+                winnable=doc.get("winnable", False),
             )
             await self._create_games(new_doc, players)
 

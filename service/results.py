@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from . import engine
+from .analysis import Analysis
 from .boards import Boards
 from .daily import Daily
 from .games import Games, ServiceError
@@ -181,8 +182,15 @@ class Careers:
     """The players' side of ``Games`` (its ``PlayerHooks``): clocks, statistics, boards."""
 
     def __init__(
-        self, results: Results, daily: Daily, boards: Boards, games: Games, ttl_seconds: int
+        self,
+        results: Results,
+        daily: Daily,
+        boards: Boards,
+        games: Games,
+        analysis: Analysis,
+        ttl_seconds: int,
     ) -> None:
+        self.analysis = analysis
         self.results = results
         self.daily = daily
         self.boards = boards
@@ -199,9 +207,23 @@ class Careers:
     async def game_over(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
     ) -> None:
-        ending = Ending.of(game_id, game, await self.results.elapsed_ms(game_id))
+        try:
+            hinted = await self.games.store.tally(f"hints:{game_id}", 1, add=0) > 0
+        except StoreUnavailable:
+            hinted = False
+        elapsed = await self.results.elapsed_ms(game_id)
+        ending = Ending.of(game_id, game, elapsed, hinted)
         if not await self.results.count(player_id, ending, self.ttl_seconds):
             return
+        if (
+            ending.won
+            and elapsed is not None
+            and not hinted
+            and not challenge
+            and await self.analysis.certified(game_id)
+        ):
+            # A winnable deal from a secret seed: nobody could solve it beforehand.
+            await self.boards.add(f"best-time:{ending.mode}", player_id, elapsed)
         if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
             entry = {
                 "game_id": game_id,

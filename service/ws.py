@@ -22,12 +22,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from . import engine
 from .config import Settings
 from .games import Games, RuleRejected, ServiceError
+from .hints import Hints
 from .protocol import (
     CLIENT_MESSAGE,
     PROTOCOL_VERSION,
     ActionMessage,
     ErrorCode,
     HelloMessage,
+    HintMessage,
     PingMessage,
     RaceCommandMessage,
     ResignMessage,
@@ -307,6 +309,8 @@ class Connection:
                 await self.unwatch_race(message)
             elif isinstance(message, RaceCommandMessage):
                 await self.race_command(message)
+            elif isinstance(message, HintMessage):
+                await self.hint(message)
         except RuleRejected as exc:
             await self.send(
                 {
@@ -441,6 +445,16 @@ class Connection:
         await self.send(
             {"type": "result", "id": message.id, "race_id": race_id, "status": "accepted"}
         )
+
+    async def hint(self, message: HintMessage) -> None:
+        sub = self.subscriptions.get(message.game_id)
+        if sub is None or sub.role != "player":
+            raise ServiceError(
+                ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to ask for hints"
+            )
+        hints: Hints = self.ws.app.state.hints
+        answer = await hints.hint(message.game_id, sub.token)
+        await self.send({"type": "hint", "id": message.id, **answer})
 
     async def unsubscribe(self, message: UnsubscribeMessage) -> None:
         if self.subscriptions.pop(message.game_id, None) is None:

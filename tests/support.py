@@ -195,7 +195,13 @@ class CheckedClient(TestClient):
 
 @contextmanager
 def service_client(store_url: str = "memory://", **overrides: Any) -> Iterator[CheckedClient]:
-    options: dict[str, Any] = {"rate_per_second": 1000, "rate_burst": 1000, **overrides}
+    # No solving in the background: only the tests of winnable deals ask for it.
+    options: dict[str, Any] = {
+        "rate_per_second": 1000,
+        "rate_burst": 1000,
+        "winnable_pool_size": 0,
+        **overrides,
+    }
     settings = Settings(store_url=store_url, **options)
     with CheckedClient(create_app(settings)) as client:
         yield client

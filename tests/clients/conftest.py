@@ -66,6 +66,7 @@ def service_settings(redis_url: str, **overrides: Any) -> Settings:
         "rate_per_second": 1_000_000,
         "rate_burst": 1_000_000,
         "race_countdown_seconds": 0.2,
+        "winnable_pool_size": 0,
         **overrides,
     }
     return Settings(store_url=redis_url, **options)

@@ -107,7 +107,9 @@ def test_vegas_keeps_a_running_bankroll(service: CheckedClient) -> None:
 
 
 def test_concurrent_endings_on_two_instances_all_count(clean_redis: str) -> None:
-    settings = Settings(store_url=clean_redis, rate_per_second=1000, rate_burst=1000)
+    settings = Settings(
+        store_url=clean_redis, rate_per_second=1000, rate_burst=1000, winnable_pool_size=0
+    )
     clock = FakeClock()
     with (
         CheckedClient(create_app(settings, clock=clock)) as one,

@@ -170,7 +170,7 @@ def test_wrong_join_codes_are_limited_per_address(store_url: str) -> None:
 
 
 def test_join_failures_are_counted_across_instances_per_address(clean_redis: str) -> None:
-    settings = Settings(store_url=clean_redis, code_failures_per_minute=3)
+    settings = Settings(store_url=clean_redis, code_failures_per_minute=3, winnable_pool_size=0)
     with (
         CheckedClient(create_app(settings), client=("198.51.100.7", 4000)) as first,
         CheckedClient(create_app(settings), client=("198.51.100.7", 4001)) as second,

@@ -57,6 +57,8 @@ BASE_ENV = {
     "HEADER_TIMEOUT_SECONDS": "120",
     "BODY_TIMEOUT_SECONDS": "120",
     "HELLO_TIMEOUT_SECONDS": "120",
+    # No solving in the background: only the tests of winnable deals ask for it.
+    "WINNABLE_POOL_SIZE": "0",
 }
 # Variables of the service's own configuration: never inherited from the caller.
 SERVICE_VARIABLES = {name.upper() for name in Settings.model_fields}

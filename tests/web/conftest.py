@@ -101,7 +101,12 @@ class Api:
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """The service (in-memory store, short race countdown) on a free port."""
-    settings = Settings(store_url="memory://", race_countdown_seconds=0.5, log_level="warning")
+    settings = Settings(
+        store_url="memory://",
+        race_countdown_seconds=0.5,
+        log_level="warning",
+        winnable_pool_size=0,
+    )
     config = uvicorn.Config(
         create_app(settings),
         host="127.0.0.1",

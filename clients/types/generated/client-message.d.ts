@@ -7,6 +7,7 @@ export type ClientMessage =
   | ActionMessage
   | UndoMessage
   | ResignMessage
+  | HintMessage
   | PingMessage
   | WatchRaceMessage
   | UnwatchRaceMessage
@@ -117,6 +118,17 @@ export interface UndoMessage {
  */
 export interface ResignMessage {
   type: "resign";
+  /**
+   * Client request id.
+   */
+  id: string;
+  game_id: string;
+}
+/**
+ * Ask for a hint in your game (needs a player subscription); counted in the game.
+ */
+export interface HintMessage {
+  type: "hint";
   /**
    * Client request id.
    */

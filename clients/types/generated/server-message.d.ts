@@ -9,6 +9,7 @@ export type ServerMessage =
   | UnsubscribedMessage
   | ErrorMessage
   | PongMessage
+  | HintAnswer
   | RaceMessage
   | RaceProgressMessage;
 export type ErrorCode =
@@ -41,6 +42,8 @@ export type ErrorCode =
   | "bad_name"
   | "daily_closed"
   | "daily_running"
+  | "winnable_pool_empty"
+  | "hints_not_allowed"
   | "method_not_allowed"
   | "internal_error";
 
@@ -344,6 +347,39 @@ export interface ErrorMessage {
 export interface PongMessage {
   type: "pong";
   id?: string | null;
+}
+/**
+ * The answer to `hint`.
+ */
+export interface HintAnswer {
+  type: "hint";
+  /**
+   * Client request id.
+   */
+  id: string;
+  game_id: string;
+  version: number;
+  hint: HintView | null;
+  hints_used: number;
+}
+/**
+ * One suggested action, worked out from what the player can see and nothing else.
+ */
+export interface HintView {
+  /**
+   * Action in notation, e.g. `c3>f1`.
+   */
+  action: string;
+  /**
+   * Object form of `action`.
+   */
+  action_object: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | null;
+  /**
+   * `safe_home`, `uncover`, `draw`... (docs/protocol.md).
+   */
+  reason: string;
+  message_en: string;
+  message_fi: string;
 }
 /**
  * The race after a change (join, ready, countdown, start, win, resign, end, rematch).

@@ -12,4 +12,8 @@ export interface CreateGameRequest {
    * Deal from a secret 128-bit seed whose code is shown only once the game is over (won or resigned). Not with `code`.
    */
   secret?: boolean;
+  /**
+   * Deal one the solver has won (a secret deal, so also `secret`). Not with `code`.
+   */
+  winnable?: boolean;
 }

@@ -10,4 +10,8 @@ export interface CreateRaceRequest {
   scoring?: "normal" | "vegas";
   max_players?: number;
   time_limit_seconds?: number | null;
+  /**
+   * Deal one the solver has won (a secret deal).
+   */
+  winnable?: boolean;
 }

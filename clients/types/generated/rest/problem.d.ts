@@ -34,6 +34,8 @@ export type ErrorCode =
   | "bad_name"
   | "daily_closed"
   | "daily_running"
+  | "winnable_pool_empty"
+  | "hints_not_allowed"
   | "method_not_allowed"
   | "internal_error";
 

@@ -1,0 +1,65 @@
+"""Hints and "was it winnable?": what the solver tells a player about their game.
+
+A hint is worked out from the public view only (the solver's ``hint`` never sees a hidden
+card), counted in the game, and refused where play is ranked (races and ranked daily
+attempts). The analysis of a game waits until the game is over and public, since its
+winning line shows every hidden card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import engine
+from .analysis import Analysis
+from .daily import Daily
+from .games import Games, ServiceError
+from .protocol import ErrorCode, action_object
+from .store import StoreUnavailable
+
+
+def hints_not_allowed(where: str) -> ServiceError:
+    return ServiceError(ErrorCode.HINTS_NOT_ALLOWED, 403, f"no hints {where}")
+
+
+class Hints:
+    def __init__(self, games: Games, analysis: Analysis, daily: Daily) -> None:
+        self.games = games
+        self.analysis = analysis
+        self.daily = daily
+
+    async def used(self, game_id: str) -> int:
+        try:
+            return await self.games.store.tally(f"hints:{game_id}", 1, add=0)
+        except StoreUnavailable as exc:
+            raise self.games._unavailable(exc) from exc
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        stored = await self.games.load_for_player(game_id, token)
+        if stored.race_id:
+            raise hints_not_allowed("during a race")
+        if stored.challenge and await self.daily.is_ranked(
+            stored.challenge, stored.player_id, game_id
+        ):
+            raise hints_not_allowed("in a ranked daily attempt")
+        game = engine.deserialize(stored.state)
+        found = None
+        if not game.over:
+            try:
+                used = await self.games.store.tally(
+                    f"hints:{game_id}", self.games.settings.game_ttl_seconds, add=1
+                )
+            except StoreUnavailable as exc:
+                raise self.games._unavailable(exc) from exc
+            found = await self.analysis.hint(game.public_view())
+        else:
+            used = await self.used(game_id)
+        if found is not None:
+            found["action_object"] = action_object(engine.parse_action(found["action"]))
+        return {"game_id": game_id, "version": stored.version, "hint": found, "hints_used": used}
+
+    async def analysis_of(self, game_id: str) -> dict[str, Any]:
+        replay = await self.games.replay(game_id)  # the same rules: ended and public
+        record = " ".join([replay["code"], *(a["notation"] for a in replay["actions"])])
+        verdicts = await self.analysis.analysis(game_id, record)
+        return {"game_id": game_id, **verdicts}
