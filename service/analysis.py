@@ -15,6 +15,7 @@ import contextlib
 import logging
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import orjson
@@ -146,7 +147,6 @@ class Analysis:
                 self._refills[mode] = asyncio.create_task(self._refill(mode))
 
     async def _refill(self, mode: str) -> None:
-        loop = asyncio.get_running_loop()
         queue = f"winnable:{mode}"
         while True:
             try:
@@ -154,12 +154,10 @@ class Analysis:
                     await asyncio.sleep(self.settings.winnable_refill_poll_seconds)
                     continue
                 code = str(code_for(mode))
-                won = await loop.run_in_executor(
-                    self.solving, certify, code, self.settings.certify_seconds
-                )
+                won = await self._in_worker(False, certify, code, self.settings.certify_seconds)
                 if won:
                     await self.records.queue_push(queue, code)
-            except StoreUnavailable as exc:
+            except (StoreUnavailable, ServiceError) as exc:
                 log.warning("winnable pool of %s not refilled: %s", mode, exc)
                 await asyncio.sleep(1.0)
 
@@ -188,9 +186,25 @@ class Analysis:
 
     # ------------------------------------------------------------------ hints and analysis
 
+    async def _in_worker(self, hinting: bool, work: Any, *args: Any) -> Any:
+        """Runs ``work(*args)`` in a worker process; a pool whose process died is
+        replaced, and the request answered ``store_unavailable`` (retry)."""
+        executor = self.hinting if hinting else self.solving
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
+        except BrokenProcessPool as exc:
+            log.warning("a solver process died; starting a new one")
+            executor.shutdown(wait=False, cancel_futures=True)
+            if hinting:
+                self._hinting = None
+            else:
+                self._solving = None
+            raise ServiceError(
+                ErrorCode.STORE_UNAVAILABLE, 503, "the solver is restarting; retry"
+            ) from exc
+
     async def hint(self, view: dict[str, Any]) -> dict[str, Any] | None:
-        loop = asyncio.get_running_loop()
-        found: dict[str, Any] | None = await loop.run_in_executor(self.hinting, hint_for, view)
+        found: dict[str, Any] | None = await self._in_worker(True, hint_for, view)
         return found
 
     async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:
@@ -200,9 +214,8 @@ class Analysis:
         if cached is not None:
             kept: dict[str, Any] = orjson.loads(cached)
             return kept
-        loop = asyncio.get_running_loop()
-        result: dict[str, Any] = await loop.run_in_executor(
-            self.solving, analyse, record_text, self.settings.analysis_seconds
+        result: dict[str, Any] = await self._in_worker(
+            False, analyse, record_text, self.settings.analysis_seconds
         )
         await self._guard(
             self.records.claim(key, orjson.dumps(result).decode(), self.settings.game_ttl_seconds)

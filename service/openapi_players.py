@@ -1,4 +1,5 @@
-"""The OpenAPI paths of players, statistics, the daily challenge and leaderboards."""
+"""The OpenAPI paths of players, statistics, the daily challenge, leaderboards, hints
+and the analysis of ended games."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .openapi import _AUTH, _BODY_ERRORS, _json, _problem, _ref
-from .protocol import CreatedGame
+from .protocol import AnalysisResponse, CreatedGame, HintResponse
 from .protocol_players import (
     Board,
     CreatePlayerRequest,
@@ -37,6 +38,8 @@ PLAYER_MODELS: list[type[BaseModel]] = [
     Board,
     DailyBoard,
     CreatedGame,
+    HintResponse,
+    AnalysisResponse,
 ]
 
 _UNAVAILABLE = {"503": _problem("Store unavailable")}
@@ -61,6 +64,36 @@ def player_paths() -> dict[str, Any]:
     board_query = [_query("top", 10, 100), _query("around", 5, 25)]
     optional_player: list[dict[str, list[str]]] = [{}, {"bearer": []}]
     return {
+        "/games/{game_id}/hint": {
+            "post": {
+                "operationId": "postHint",
+                "summary": "One suggested action, from what the player can see (counted)",
+                "security": _AUTH,
+                "parameters": [_path_param("game_id")],
+                "responses": {
+                    "200": _json(HintResponse, "A hint, or null"),
+                    "401": _problem("Missing or wrong player token of the game"),
+                    "403": _problem("`hints_not_allowed`: a race or a ranked daily attempt"),
+                    "404": _problem("No such game"),
+                    **_UNAVAILABLE,
+                },
+            }
+        },
+        "/games/{game_id}/analysis": {
+            "get": {
+                "operationId": "getAnalysis",
+                "summary": "Was it winnable? Verdicts of an ended game, from the deal and from "
+                "where the player stopped",
+                "parameters": [_path_param("game_id")],
+                "responses": {
+                    "200": _json(AnalysisResponse, "Verdicts"),
+                    "403": _problem("`race_running` or `daily_running`: not public yet"),
+                    "404": _problem("No such game"),
+                    "409": _problem("`game_not_over`, or `race_not_started`"),
+                    **_UNAVAILABLE,
+                },
+            }
+        },
         "/players": {
             "post": {
                 "operationId": "createPlayer",

@@ -44,6 +44,8 @@ _REST_RESPONSES: list[type[BaseModel]] = [
     protocol.LegalActionsResponse,
     protocol.GameRecordResponse,
     protocol.ReplayResponse,
+    protocol.HintResponse,
+    protocol.AnalysisResponse,
     protocol.Health,
     protocol.Problem,
     protocol.RaceJoined,

@@ -1,0 +1,98 @@
+/* Generated from schemas/rest/hint-response.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+
+export interface HintResponse {
+  game_id: string;
+  version: number;
+  /**
+   * Null when nothing is left to suggest.
+   */
+  hint: HintView | null;
+  /**
+   * Hints asked for in this game so far.
+   */
+  hints_used: number;
+}
+/**
+ * One suggested action, worked out from what the player can see and nothing else.
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "HintView".
+ */
+export interface HintView {
+  /**
+   * Action in notation, e.g. `c3>f1`.
+   */
+  action: string;
+  /**
+   * Object form of `action`.
+   */
+  action_object: (MoveAction | DrawAction | RecycleAction | TapAction | ResignAction) | null;
+  /**
+   * `safe_home`, `uncover`, `draw`... (docs/protocol.md).
+   */
+  reason: string;
+  message_en: string;
+  message_fi: string;
+}
+/**
+ * Move cards between piles; to the foundations, `to` may be just `f`.
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "MoveAction".
+ */
+export interface MoveAction {
+  type: "move";
+  /**
+   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   */
+  from: string;
+  /**
+   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   */
+  to: string;
+  /**
+   * Cards taken from the top of a column.
+   */
+  count?: number;
+}
+/**
+ * Tap the stock: draws 1 or 3 cards, or recycles the waste when the stock is empty.
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "DrawAction".
+ */
+export interface DrawAction {
+  type: "draw";
+}
+/**
+ * Turn the waste back into the stock (only when the stock is empty).
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "RecycleAction".
+ */
+export interface RecycleAction {
+  type: "recycle";
+}
+/**
+ * Tap (or double tap) the top card of a column or of the waste.
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "TapAction".
+ */
+export interface TapAction {
+  type: "tap";
+  /**
+   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   */
+  from: string;
+  double?: boolean;
+}
+/**
+ * End the game where it stands: final like a won game (no more actions or undo).
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "ResignAction".
+ */
+export interface ResignAction {
+  type: "resign";
+}
