@@ -318,3 +318,18 @@ async def test_resume_across_a_service_restart(redis_url: str) -> None:
         first.stop()
         if second is not None:
             second.stop()
+
+
+async def test_hints_and_was_it_winnable(service_url: str) -> None:
+    async with ServiceClient(service_url) as client:
+        created = await client.create_game("TF", code="TF1-D1N-AAAAAAB")
+        async with GameSession(service_url, created.game_id, token=created.player_token) as game:
+            first = await game.hint()
+            assert first.hints_used == 1 and first.hint is not None
+            assert first.hint.message_en and first.hint.message_fi
+            second = await client.hint(created.game_id)
+            assert second.hints_used == 2 and second.hint == first.hint
+            await game.resign()
+        verdicts = await client.analysis(created.game_id)
+        assert verdicts.deal.result in ("won", "unwinnable", "unknown")
+        assert verdicts.position is not None

@@ -32,7 +32,8 @@ def last_status(output: str) -> tuple[str, int, int]:
 
 async def test_play_reject_undo_and_show_the_board(service_url: str) -> None:
     out = io.StringIO()
-    lines = ["hint", "c1>c2", "t c5", "tt c7", "d", "u", "code", "help", "bogus", "q", "d"]
+    lines = ["legal", "hint", "c1>c2", "t c5", "tt c7", "d", "u", "code", "help", "bogus"]
+    lines += ["q", "d"]
     async with ServiceClient(service_url) as client:
         app = TerminalApp(client, lines, out, code=CODE, color=False, prompt="> ")
         assert await app.run() == 0
@@ -47,6 +48,7 @@ async def test_play_reject_undo_and_show_the_board(service_url: str) -> None:
     assert "   6♦   ##   ##" in output  # face-up top of c1, then face-down backs
     assert "Stock ## 59" in output and "Foundations f1 --" in output
     assert "Legal: d c5>f5 c7>f1" in output
+    assert re.search(r"Hint: \S+ +\(.+\) +\[1 used\]", output)
     message_en, _ = rejection_message("DS-TAB-1")
     assert f"X DS-TAB-1: {message_en}" in output
     assert "tc5 -> c5>f5" in output and "ttc7 -> c7>f1" in output

@@ -29,6 +29,7 @@ from service.protocol import (
     Change,
     ErrorCode,
     ErrorMessage,
+    HintAnswer,
     PingMessage,
     PongMessage,
     RaceMessage,
@@ -60,6 +61,7 @@ AnyServerMessage = (
     | UnsubscribedMessage
     | ErrorMessage
     | PongMessage
+    | HintAnswer
     | RaceMessage
     | RaceProgressMessage
 )

@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from service.protocol import (
     ActionAccepted,
     ActionRequest,
+    AnalysisResponse,
     ChangesResponse,
     CreatedGame,
     CreateGameRequest,
@@ -23,6 +24,7 @@ from service.protocol import (
     GameRecordResponse,
     GameStateResponse,
     Health,
+    HintResponse,
     JoinRaceRequest,
     LegalActionsResponse,
     Problem,
@@ -202,16 +204,20 @@ class ServiceClient:
         scoring: ScoringMode = "normal",
         code: str | None = None,
         secret: bool = False,
+        winnable: bool = False,
     ) -> CreatedGame:
         """A new game: a random deal, or the deal of ``code`` (which fixes the settings).
 
         ``secret`` deals from a secret seed: ``code`` in the answer is ``None`` and the
-        record shows it once the game is over.
+        record shows it once the game is over. ``winnable`` deals one the service's solver
+        has won (a secret deal too).
         """
         if code is not None:
             body = CreateGameRequest(code=code)
         else:
-            body = CreateGameRequest(game=game, draw=draw, scoring=scoring, secret=secret)
+            body = CreateGameRequest(
+                game=game, draw=draw, scoring=scoring, secret=secret, winnable=winnable
+            )
         created = self._parse(CreatedGame, await self._request("POST", "/games", body=body))
         self._tokens[created.game_id] = created.player_token
         return created
@@ -293,6 +299,19 @@ class ServiceClient:
             "POST", f"/games/{game_id}/resign", body=body, token=self._token(game_id, token)
         )
         return self._parse(ActionAccepted, response)
+
+    async def hint(self, game_id: str, *, token: str | None = None) -> HintResponse:
+        """One suggested action, from what the player can see (counted in the game)."""
+        response = await self._request(
+            "POST", f"/games/{game_id}/hint", token=self._token(game_id, token)
+        )
+        return self._parse(HintResponse, response)
+
+    async def analysis(self, game_id: str) -> AnalysisResponse:
+        """Was it winnable? The solver's verdicts, once the game is over."""
+        return self._parse(
+            AnalysisResponse, await self._request("GET", f"/games/{game_id}/analysis")
+        )
 
     async def legal_actions(
         self, game_id: str, *, token: str | None = None

@@ -24,6 +24,8 @@ from service.protocol import (
     Change,
     ErrorCode,
     ErrorMessage,
+    HintAnswer,
+    HintMessage,
     PublicState,
     ResignMessage,
     ResultMessage,
@@ -171,6 +173,17 @@ class GameSession(Following):
             expected_version=expected_version,
         )
         return await self._act(message.model_dump(exclude_none=True), timeout)
+
+    async def hint(self, *, timeout: float | None = None) -> HintAnswer:
+        """One suggested action from what the player can see (counted in the game)."""
+        self._check_usable()
+        answer = await self.connection.request(
+            HintMessage(type="hint", id=new_request_id(), game_id=self.game_id).model_dump(),
+            timeout=timeout,
+        )
+        if not isinstance(answer, HintAnswer):
+            raise ProtocolError("bad_answer", f"expected a hint, got {answer.type}")
+        return answer
 
     async def resign(self, *, timeout: float | None = None) -> ResultMessage:
         """Ends the game where it stands (final, like a won game); in a race, resigns."""

@@ -36,7 +36,9 @@ Moves (notation):
   tt c3      double tap: foundation first, else a column
   u          undo
 Commands:
-  hint       list the legal actions        code   show this game's code
+  hint       suggest an action (counted)   legal  list the legal actions
+  code       show this game's code         resign end this game here
+  analysis   was it winnable? (once the game is over)
   new CODE   start a new game from a code (new alone: a random deal)
   board      draw the board again          q      quit
 """
@@ -234,6 +236,12 @@ class TerminalApp:
             self._show_code()
         elif command == "hint":
             await self._hint()
+        elif command == "legal":
+            await self._legal()
+        elif command == "analysis":
+            await self._analysis()
+        elif command == "resign" and self.race is None:
+            await self._resign()
         elif command == "new":
             await self._command_new(rest.strip() or None)
         elif command in ("ready", "unready", "start", "resign", "rematch", "race"):
@@ -298,6 +306,48 @@ class TerminalApp:
         self.render()
 
     async def _hint(self) -> None:
+        if self.session is None:
+            self.write("No game yet.")
+            return
+        try:
+            answer = await self.client.hint(self.session.game_id, token=self.token)
+        except ProtocolError as exc:
+            self.write(self._describe(exc))
+            return
+        if answer.hint is None:
+            self.write("No hint: nothing is left to suggest.")
+            return
+        message = answer.hint.message_fi if self.lang == "fi" else answer.hint.message_en
+        self.write(f"Hint: {answer.hint.action}  ({message})  [{answer.hints_used} used]")
+
+    async def _resign(self) -> None:
+        if self.session is None:
+            self.write("No game yet.")
+            return
+        try:
+            await self.session.resign()
+        except ProtocolError as exc:
+            self.write(self._describe(exc))
+            return
+        self.render()
+        self.write("Resigned. Type analysis to learn whether it was winnable.")
+
+    async def _analysis(self) -> None:
+        if self.session is None:
+            self.write("No game yet.")
+            return
+        try:
+            verdicts = await self.client.analysis(self.session.game_id)
+        except ProtocolError as exc:
+            self.write(self._describe(exc))
+            return
+        self.write(f"The deal: {verdicts.deal.result}")
+        if verdicts.position is not None:
+            self.write(f"Where you stopped: {verdicts.position.result}")
+            if verdicts.position.line:
+                self.write("A winning line from there: " + " ".join(verdicts.position.line))
+
+    async def _legal(self) -> None:
         if self.session is None:
             self.write("No game yet.")
             return
