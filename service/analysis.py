@@ -52,8 +52,20 @@ def mode_of_request(game: str, draw: int, scoring: str) -> str:
 
 
 def certify(code_text: str, seconds: float) -> bool:
-    """True when the solver wins the deal of ``code_text`` within ``seconds`` of CPU."""
-    return solve(engine.new_game(code_text), Budget(seconds=seconds)).result is Result.WON
+    """True when the solver wins the deal of ``code_text`` within ``seconds`` of CPU, and
+    its winning line, played through the engine, wins."""
+    verdict = solve(engine.new_game(code_text), Budget(seconds=seconds))
+    return verdict.result is Result.WON and _wins(code_text, verdict.line)
+
+
+def _wins(code_text: str, line: tuple[str, ...]) -> bool:
+    game = engine.new_game(code_text)
+    try:
+        for notation in line:
+            game.play(engine.parse_action(notation))
+    except engine.SolitaireError:
+        return False
+    return game.won
 
 
 def hint_for(view: dict[str, Any]) -> dict[str, Any] | None:
