@@ -116,7 +116,13 @@ def _service_app(redis_url: str) -> Any:
     from service.app import create_app
     from service.config import Settings
 
-    settings = Settings(store_url=redis_url, rate_per_second=1e9, rate_burst=1_000_000_000)
+    settings = Settings(
+        store_url=redis_url,
+        rate_per_second=1e9,
+        rate_burst=1_000_000_000,
+        http_write_rate_per_second=1e9,
+        http_write_burst=1_000_000_000,
+    )
     return create_app(settings), settings
 
 

@@ -19,10 +19,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from . import engine
 from .config import Settings
 from .games import Games, ServiceError
+from .limits import RateLimits, retry_after
 from .metrics import Metrics
 from .openapi import openapi_document
 from .protocol import (
@@ -292,6 +294,27 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return problem(code, exc.status_code, str(exc.detail))
 
 
+def rate_limited(scope: Scope, kind: str, wait: float) -> Response:
+    """The answer to a request over its client address's limit (``limits.RateLimits``)."""
+    settings: Settings = scope["app"].state.settings
+    if kind == "write":
+        rate, burst = settings.http_write_rate_per_second, settings.http_write_burst
+        what = "writes (POST)"
+    else:
+        rate, burst = settings.changes_rate_per_second, settings.changes_burst
+        what = "changes pages"
+    metrics: Metrics = scope["app"].state.games.metrics
+    metrics.http_rate_limited.labels(kind).inc()
+    metrics.errors.labels(ErrorCode.RATE_LIMITED.value).inc()
+    response = problem(
+        ErrorCode.RATE_LIMITED,
+        429,
+        f"at most {rate:g} {what} per second per client address (bursts of {burst}); retry later",
+    )
+    response.headers["retry-after"] = retry_after(wait)
+    return response
+
+
 async def internal_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
     return problem(ErrorCode.INTERNAL_ERROR, 500, "internal error")
@@ -352,10 +375,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 allow_origins=settings.cors_origin_list,
                 allow_methods=["GET", "POST"],
                 allow_headers=["Authorization", "Content-Type", "If-None-Match"],
-                expose_headers=["ETag", "Location"],
+                expose_headers=["ETag", "Location", "Retry-After"],
                 max_age=600,
             )
         )
+    # Inside CORS, so that a browser page can read a 429 too.
+    middleware.append(Middleware(RateLimits, settings=settings, refuse=rate_limited))
     app = Starlette(
         routes=ROUTES,
         middleware=middleware,

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +96,14 @@ class Connection:
         self.too_slow = False
         self.pump_task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
-        self.limited_in_a_row = 0
+        # When the last frames over the rate came: more than flood_dropped_frames of
+        # them within flood_window_seconds close the connection.
+        self.dropped: deque[float] = deque(maxlen=settings.flood_dropped_frames + 1)
+        # A dropped frame is answered (rate_limited) only if a frame was admitted since
+        # the last such answer, or a second has passed: a flood costs no reply per frame,
+        # yet a client that re-sends what was refused is always told again.
+        self.admitted_since_notice = True
+        self.next_notice = 0.0
 
     # ------------------------------------------------------------------ sending
 
@@ -238,20 +246,13 @@ class Connection:
             metrics.connections.dec()
 
     async def admit(self, data: bytes) -> bool:
-        """Rate-limits and size-checks one frame; False ends the connection (a flood)."""
+        """Rate-limits and size-checks one frame; False ends the connection (a flood).
+
+        The rate is checked before anything else: a frame over it is dropped unread.
+        """
         if not self.bucket.take():
-            self.limited_in_a_row += 1
-            if self.limited_in_a_row > 4 * self.settings.rate_burst:
-                await self.ws.close(CLOSE_FLOOD, "message flood")
-                return False
-            await self.error(
-                ErrorCode.RATE_LIMITED,
-                f"at most {self.settings.rate_per_second:g} messages per second "
-                f"(bursts of {self.settings.rate_burst}); this message was ignored",
-                self._cheap_request_id(data),
-            )
-            return True
-        self.limited_in_a_row = 0
+            return await self._drop(data)
+        self.admitted_since_notice = True
         if len(data) > self.settings.max_frame_bytes:
             await self.error(
                 ErrorCode.FRAME_TOO_LARGE,
@@ -259,6 +260,35 @@ class Connection:
             )
             return True
         await self.handle(data)
+        return True
+
+    async def _drop(self, data: bytes) -> bool:
+        settings = self.settings
+        self.games.metrics.ws_frames_dropped.inc()
+        now = time.monotonic()
+        dropped = self.dropped
+        dropped.append(now)
+        if len(dropped) == dropped.maxlen and now - dropped[0] <= settings.flood_window_seconds:
+            self.games.metrics.ws_flood_closes.inc()
+            log.info(
+                "closing a flooding connection from %s",
+                self.ws.client.host if self.ws.client else "?",
+            )
+            await self.ws.close(
+                CLOSE_FLOOD,
+                f"message flood: more than {settings.flood_dropped_frames} frames over the "
+                f"rate within {settings.flood_window_seconds:g} s",
+            )
+            return False
+        if self.admitted_since_notice or now >= self.next_notice:
+            self.admitted_since_notice = False
+            self.next_notice = now + 1.0
+            await self.error(
+                ErrorCode.RATE_LIMITED,
+                f"at most {settings.rate_per_second:g} messages per second "
+                f"(bursts of {settings.rate_burst}); this message was ignored",
+                self._cheap_request_id(data),
+            )
         return True
 
     def _cheap_request_id(self, data: bytes) -> str | None:

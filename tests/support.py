@@ -195,7 +195,15 @@ class CheckedClient(TestClient):
 
 @contextmanager
 def service_client(store_url: str = "memory://", **overrides: Any) -> Iterator[CheckedClient]:
-    options: dict[str, Any] = {"rate_per_second": 1000, "rate_burst": 1000, **overrides}
+    options: dict[str, Any] = {
+        "rate_per_second": 1000,
+        "rate_burst": 1000,
+        "http_write_rate_per_second": 1000,
+        "http_write_burst": 1000,
+        "changes_rate_per_second": 1000,
+        "changes_burst": 1000,
+        **overrides,
+    }
     settings = Settings(store_url=store_url, **options)
     with CheckedClient(create_app(settings)) as client:
         yield client

@@ -49,7 +49,15 @@ REPLY_TIMEOUT = 10.0
 HTTP_TIMEOUT = 10.0
 # Settings that every test instance shares unless a test overrides them. Rate limits far
 # above what one connection can send here: only tests of the limits meet them.
-BASE_ENV = {"RATE_PER_SECOND": "1000000", "RATE_BURST": "1000000", "LOG_LEVEL": "info"}
+BASE_ENV = {
+    "RATE_PER_SECOND": "1000000",
+    "RATE_BURST": "1000000",
+    "HTTP_WRITE_RATE_PER_SECOND": "1000000",
+    "HTTP_WRITE_BURST": "1000000",
+    "CHANGES_RATE_PER_SECOND": "1000000",
+    "CHANGES_BURST": "1000000",
+    "LOG_LEVEL": "info",
+}
 # Variables of the service's own configuration: never inherited from the caller.
 SERVICE_VARIABLES = {name.upper() for name in Settings.model_fields}
 
