@@ -149,7 +149,10 @@ async def get_changes(request: Request) -> Response:
             ErrorCode.BAD_MESSAGE, 422, "since must be a version number (0 or more)"
         ) from exc
     changes = await games_of(request).changes_since(game_id, since, bearer_token(request))
-    return json_response(changes)
+    headers = None
+    if changes["more"]:
+        headers = {"link": f'</games/{game_id}/changes?since={changes["next_since"]}>; rel="next"'}
+    return json_response(changes, headers=headers)
 
 
 async def post_action(request: Request) -> Response:
@@ -375,7 +378,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 allow_origins=settings.cors_origin_list,
                 allow_methods=["GET", "POST"],
                 allow_headers=["Authorization", "Content-Type", "If-None-Match"],
-                expose_headers=["ETag", "Location", "Retry-After"],
+                expose_headers=["ETag", "Link", "Location", "Retry-After"],
                 max_age=600,
             )
         )

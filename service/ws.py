@@ -187,18 +187,37 @@ class Connection:
         await self.send(message)
 
     async def _catch_up(self, game_id: str, sub: _Subscription) -> None:
+        result = await self._read_changes(game_id, sub)
+        if result is not None:
+            await self._send_pages(game_id, sub, result)
+
+    async def _read_changes(self, game_id: str, sub: _Subscription) -> dict[str, Any] | None:
+        """The changes after the subscription's version; None once an error was sent."""
         for delay in CATCH_UP_RETRIES:
             try:
-                result = await self.games.changes_since(game_id, sub.last_version, sub.token)
-                break
+                return await self.games.changes_since(game_id, sub.last_version, sub.token)
             except ServiceError as exc:
                 # Right after Redis comes back, pooled connections fail once each.
                 if exc.code is not ErrorCode.STORE_UNAVAILABLE or delay is None:
                     await self.error(exc.code, exc.message, game_id=game_id)
-                    return
+                    return None
                 await asyncio.sleep(delay)
-        await self._send_catch_up(game_id, result)
-        sub.last_version = result["version"]
+        return None
+
+    async def _send_pages(self, game_id: str, sub: _Subscription, result: dict[str, Any]) -> None:
+        """Sends a catch-up, then each page after it, read once the previous one is sent:
+        a long resume never holds the event loop for more than one page."""
+        while True:
+            await self._send_catch_up(game_id, result)
+            if not result.get("more"):
+                sub.last_version = result["version"]
+                return
+            sub.last_version = result["next_since"]
+            await asyncio.sleep(0)
+            next_page = await self._read_changes(game_id, sub)
+            if next_page is None:
+                return
+            result = next_page
 
     async def _send_catch_up(self, game_id: str, result: dict[str, Any]) -> None:
         """The missed changes in order, or a snapshot when they are not recovered."""
@@ -389,7 +408,7 @@ class Connection:
             try:
                 role, stored = await self.games.role(game_id, message.token)
                 if message.since is not None:
-                    result = await self.games.changes_since(game_id, message.since)
+                    result = await self.games.changes_since(game_id, message.since, message.token)
                 else:
                     state = engine.deserialize(stored.state).public_view()
                     result = {"version": stored.version, "recovered": False, "state": state}
@@ -398,7 +417,7 @@ class Connection:
                     await self.games.store.unsubscribe(game_id, self)
                 raise
             version = result["version"]
-            self.subscriptions[game_id] = _Subscription(role, message.token, version)
+            sub = self.subscriptions[game_id] = _Subscription(role, message.token, version)
             await self.send(
                 {
                     "type": "subscribed",
@@ -409,7 +428,7 @@ class Connection:
                     "recovered": result["recovered"],
                 }
             )
-            await self._send_catch_up(game_id, result)
+            await self._send_pages(game_id, sub, result)
 
     def _check_subscription_room(self) -> None:
         if len(self.subscriptions) + len(self.race_watches) >= self.settings.max_subscriptions:
