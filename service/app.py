@@ -24,7 +24,7 @@ from starlette.types import Scope
 from . import engine
 from .config import Settings
 from .games import Games, ServiceError
-from .limits import RateLimits, retry_after
+from .limits import RateLimits, page_buckets, retry_after
 from .metrics import Metrics
 from .openapi import openapi_document
 from .protocol import (
@@ -383,7 +383,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             )
         )
     # Inside CORS, so that a browser page can read a 429 too.
-    middleware.append(Middleware(RateLimits, settings=settings, refuse=rate_limited))
+    pages = page_buckets(settings)
+    middleware.append(Middleware(RateLimits, settings=settings, refuse=rate_limited, changes=pages))
     app = Starlette(
         routes=ROUTES,
         middleware=middleware,
@@ -398,4 +399,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # The router's fallback rather than a route: a route matching "/" would answer
         # 404 where an API path exists for another method, instead of 405.
         app.router.default = StaticFiles(directory=WEB_CLIENT, html=True)
+    app.state.page_buckets = pages
     return app

@@ -10,6 +10,7 @@ fresh state, unless the client pinned ``expected_version``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import logging
 import secrets
@@ -32,6 +33,8 @@ _COMMIT_ATTEMPTS = 8
 log = logging.getLogger("service.games")
 T = TypeVar("T")  # what a store read returns
 _LIVE_CACHE_SIZE = 10_000
+# A log's notations repeat (d, u, c3>f1, ...): a page replayed from it parses each one once.
+_parse_logged = functools.lru_cache(maxsize=4096)(engine.parse_action)
 
 
 class ServiceError(Exception):
@@ -302,11 +305,11 @@ class Games:
             game = engine.deserialize(history.base_state)
         skip = since - history.base_version
         for text in history.actions[:skip]:
-            game.play(engine.parse_action(text))
+            game.play(_parse_logged(text))
         changes = []
         before = game.public_view()
         for offset, text in enumerate(history.actions[skip:], start=since + 1):
-            outcome = game.play(engine.parse_action(text))
+            outcome = game.play(_parse_logged(text))
             after = game.public_view()
             changes.append(build_change(game_id, offset, outcome, before, after, game))
             before = after

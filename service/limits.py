@@ -93,14 +93,21 @@ class RateLimits:
     """ASGI middleware: refuses writes and changes pages over their rate per address.
 
     ``refuse(scope, kind, wait)`` builds the 429 answer (``kind`` is ``write`` or
-    ``changes``, ``wait`` the seconds until the next token).
+    ``changes``, ``wait`` the seconds until the next token). ``changes`` may be shared
+    with the WebSocket resumes, which read the same pages.
     """
 
-    def __init__(self, app: ASGIApp, settings: Settings, refuse: Refuse) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        settings: Settings,
+        refuse: Refuse,
+        changes: AddressBuckets | None = None,
+    ) -> None:
         self.app = app
         self.refuse = refuse
         self.writes = AddressBuckets(settings.http_write_rate_per_second, settings.http_write_burst)
-        self.changes = AddressBuckets(settings.changes_rate_per_second, settings.changes_burst)
+        self.changes = changes or page_buckets(settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -119,6 +126,11 @@ class RateLimits:
         if scope["method"] == "GET" and path.startswith("/games/") and path.endswith("/changes"):
             return "changes", self.changes
         return "", None
+
+
+def page_buckets(settings: Settings) -> AddressBuckets:
+    """The per-address limit on changes pages, over HTTP and WebSocket resumes alike."""
+    return AddressBuckets(settings.changes_rate_per_second, settings.changes_burst)
 
 
 def retry_after(wait: float) -> str:

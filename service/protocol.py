@@ -459,7 +459,7 @@ class ChangesResponse(Model):
     more: bool = Field(
         False,
         description="True: this page stops before `version` (pages hold at most "
-        "`CHANGES_PAGE_SIZE` changes, 100 by default); ask again with `since` = `next_since`.",
+        "`CHANGES_PAGE_SIZE` changes, 50 by default); ask again with `since` = `next_since`.",
     )
     next_since: int | None = Field(
         None, description="With `more`: the version of this page's last change."

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from . import engine
 from .config import Settings
 from .games import Games, RuleRejected, ServiceError
+from .limits import AddressBuckets
 from .protocol import (
     CLIENT_MESSAGE,
     PROTOCOL_VERSION,
@@ -77,9 +78,15 @@ class _TokenBucket:
 
 class Connection:
     def __init__(
-        self, websocket: WebSocket, games: Games, races: Races, settings: Settings
+        self,
+        websocket: WebSocket,
+        games: Games,
+        races: Races,
+        settings: Settings,
+        page_buckets: AddressBuckets | None = None,
     ) -> None:
         self.ws = websocket
+        self.page_buckets = page_buckets
         self.games = games
         self.races = races
         self.settings = settings
@@ -193,6 +200,7 @@ class Connection:
 
     async def _read_changes(self, game_id: str, sub: _Subscription) -> dict[str, Any] | None:
         """The changes after the subscription's version; None once an error was sent."""
+        await self._wait_for_page()
         for delay in CATCH_UP_RETRIES:
             try:
                 return await self.games.changes_since(game_id, sub.last_version, sub.token)
@@ -203,6 +211,15 @@ class Connection:
                     return None
                 await asyncio.sleep(delay)
         return None
+
+    async def _wait_for_page(self) -> None:
+        """A resume reads its pages under the per-address limit of HTTP changes pages;
+        over it, the resume waits instead of failing."""
+        if self.page_buckets is None:
+            return
+        address = self.ws.client.host if self.ws.client else ""
+        while (wait := self.page_buckets.take(address)) > 0.0:
+            await asyncio.sleep(wait)
 
     async def _send_pages(self, game_id: str, sub: _Subscription, result: dict[str, Any]) -> None:
         """Sends a catch-up, then each page after it, read once the previous one is sent:
@@ -408,6 +425,7 @@ class Connection:
             try:
                 role, stored = await self.games.role(game_id, message.token)
                 if message.since is not None:
+                    await self._wait_for_page()
                     result = await self.games.changes_since(game_id, message.since, message.token)
                 else:
                     state = engine.deserialize(stored.state).public_view()
@@ -539,4 +557,5 @@ def _request_id_of(raw: Any) -> str | None:
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
-    await Connection(websocket, state.games, state.races, state.settings).run()
+    pages = getattr(state, "page_buckets", None)
+    await Connection(websocket, state.games, state.races, state.settings, pages).run()

@@ -167,3 +167,22 @@ async def test_history_replays_less_than_a_checkpoint_interval(store_url: str) -
         assert await store.history("missing", 0, 10) is None
     finally:
         await store.close()
+
+
+def test_a_websocket_resume_over_the_page_limit_waits_instead_of_failing(
+    store_url: str,
+) -> None:
+    """Resume pages count against the per-address limit of changes pages; past it the
+    resume goes on more slowly, it is not refused."""
+    limits = {"changes_page_size": 10, "changes_rate_per_second": 5, "changes_burst": 2}
+    with service_client(store_url, **limits) as client:
+        created, changes = play(client, 60)
+        game_id = created["game_id"]
+        with client.checked_websocket() as ws:
+            hello(ws)
+            ws.send_json({"type": "subscribe", "id": "s", "game_id": game_id, "since": 0})
+            assert ws.receive_json()["recovered"] is True
+            assert [ws.receive_json() for _ in range(60)] == changes[1:]
+        # The same client address over HTTP shares that limit.
+        statuses = [client.get(f"/games/{game_id}/changes?since=0").status_code for _ in range(3)]
+        assert 429 in statuses, statuses

@@ -9,7 +9,7 @@ export interface ChangesResponse {
   recovered: boolean;
   changes: Change[];
   /**
-   * True: this page stops before `version` (pages hold at most `CHANGES_PAGE_SIZE` changes, 100 by default); ask again with `since` = `next_since`.
+   * True: this page stops before `version` (pages hold at most `CHANGES_PAGE_SIZE` changes, 50 by default); ask again with `since` = `next_since`.
    */
   more?: boolean;
   /**
