@@ -52,6 +52,7 @@ from benchmarks._client import Tally, ws_connect
 from benchmarks._processes import (
     HOST,
     Process,
+    cpu_seconds,
     percentile_ms,
     start_redis,
     start_service,
@@ -165,6 +166,7 @@ def start_attacker(kind: str, args: argparse.Namespace, port: int, url: str) -> 
 class PhaseResult:
     tally: Tally
     attack: dict[str, int] = field(default_factory=dict)
+    service_cpu: float = float("nan")  # service process CPU seconds in the window
 
 
 async def play_paced(player: Player, ws: Any, tally: Tally, interval: float) -> None:
@@ -198,13 +200,21 @@ async def run_phase(
         now = time.perf_counter()
         tally.window_start = now + args.warmup
         tally.window_end = tally.window_start + args.duration
+        cpu: list[float] = []
+
+        async def read_cpu() -> None:
+            for edge in (tally.window_start, tally.window_end):
+                await asyncio.sleep(max(0.0, edge - time.perf_counter()))
+                cpu.append(cpu_seconds(service.pid))
+
         await asyncio.gather(
+            read_cpu(),
             *(
                 play_paced(p, ws, tally, 1.0 / args.pace)
                 for p, ws in zip(players, sockets, strict=True)
-            )
+            ),
         )
-    result = PhaseResult(tally)
+    result = PhaseResult(tally, service_cpu=cpu[1] - cpu[0])
     if attacker is not None:
         import json
 
@@ -330,6 +340,14 @@ async def run(args: argparse.Namespace) -> int:
                 f"{phase}: other players' accepted actions per s",
             ),
         ]
+        figures.append(
+            Figure(
+                f"{prefix}.service_cpu_share",
+                round(result.service_cpu / args.duration, 3),
+                "cores",
+                f"{phase}: service process busy (CPU s per s)",
+            )
+        )
         refused = sum(v for k, v in tally.counts.items() if k.startswith(("error_", "unexpected_")))
         figures.append(
             Figure(
@@ -350,7 +368,7 @@ async def run(args: argparse.Namespace) -> int:
     title = (
         f"Attacks: {args.players} players at {args.pace:g} actions/s each, {args.duration:g} s "
         f"measured per phase after {args.warmup:g} s; long game of {args.long_actions} "
-        f"actions; {os.cpu_count()} CPUs"
+        f"actions; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end"
     )
     report(title, figures)
     return 0
