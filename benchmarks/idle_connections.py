@@ -76,7 +76,12 @@ def open_files_limit(pid: int) -> int:
 
 
 def start_service_with_raised_file_limit(redis_port: int) -> Process:
-    rates = {"RATE_PER_SECOND": "1000", "RATE_BURST": "1000"}
+    rates = {
+        "RATE_PER_SECOND": "1000",
+        "RATE_BURST": "1000",
+        "HTTP_WRITE_RATE_PER_SECOND": "1000000",
+        "HTTP_WRITE_BURST": "1000000",
+    }
     return start_service("service", f"redis://{HOST}:{redis_port}/0", rates, command=WRAPPER)
 
 

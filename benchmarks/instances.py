@@ -61,7 +61,12 @@ REPLY_TIMEOUT = 15.0
 
 def start_instance(name: str, redis_port: int, url_options: str = "") -> Process:
     query = f"?{url_options}" if url_options else ""
-    limits = {"RATE_PER_SECOND": "1000000000", "RATE_BURST": "1000000000"}
+    limits = {
+        "RATE_PER_SECOND": "1000000000",
+        "RATE_BURST": "1000000000",
+        "HTTP_WRITE_RATE_PER_SECOND": "1000000000",
+        "HTTP_WRITE_BURST": "1000000000",
+    }
     return start_service(name, f"redis://{HOST}:{redis_port}/0{query}", limits)
 
 

@@ -121,6 +121,8 @@ def _service_app(redis_url: str) -> Any:
         rate_per_second=1e9,
         rate_burst=1_000_000_000,
         winnable_pool_size=0,  # no solving in the background of a throughput figure
+        http_write_rate_per_second=1e9,
+        http_write_burst=1_000_000_000,
     )
     return create_app(settings), settings
 

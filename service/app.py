@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from . import engine
 from .analysis import Analysis, mode_of_request
@@ -46,6 +47,7 @@ from .protocol import (
     parse_action_input,
 )
 from .races import Races
+from .rates import RateLimits, page_buckets, retry_after
 from .results import Careers, Results
 from .store import StoreUnavailable, open_store
 from .ws import websocket_endpoint
@@ -134,7 +136,10 @@ async def get_changes(request: Request) -> Response:
             ErrorCode.BAD_MESSAGE, 422, "since must be a version number (0 or more)"
         ) from exc
     changes = await games_of(request).changes_since(game_id, since, bearer_token(request))
-    return json_response(changes)
+    headers = None
+    if changes["more"]:
+        headers = {"link": f'</games/{game_id}/changes?since={changes["next_since"]}>; rel="next"'}
+    return json_response(changes, headers=headers)
 
 
 async def post_action(request: Request) -> Response:
@@ -307,6 +312,27 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return problem(code, exc.status_code, str(exc.detail))
 
 
+def rate_limited(scope: Scope, kind: str, wait: float) -> Response:
+    """The answer to a request over its client address's limit (``limits.RateLimits``)."""
+    settings: Settings = scope["app"].state.settings
+    if kind == "write":
+        rate, burst = settings.http_write_rate_per_second, settings.http_write_burst
+        what = "writes (POST)"
+    else:
+        rate, burst = settings.changes_rate_per_second, settings.changes_burst
+        what = "changes pages"
+    metrics: Metrics = scope["app"].state.games.metrics
+    metrics.http_rate_limited.labels(kind).inc()
+    metrics.errors.labels(ErrorCode.RATE_LIMITED.value).inc()
+    response = problem(
+        ErrorCode.RATE_LIMITED,
+        429,
+        f"at most {rate:g} {what} per second per client address (bursts of {burst}); retry later",
+    )
+    response.headers["retry-after"] = retry_after(wait)
+    return response
+
+
 async def internal_error(request: Request, exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
     return problem(ErrorCode.INTERNAL_ERROR, 500, "internal error")
@@ -388,11 +414,11 @@ def create_app(
                 allow_origins=settings.cors_origin_list,
                 allow_methods=["GET", "POST", "PATCH"],
                 allow_headers=["Authorization", "Content-Type", "If-None-Match"],
-                expose_headers=["ETag", "Location"],
+                expose_headers=["ETag", "Link", "Location", "Retry-After"],
                 max_age=600,
             )
         )
-    # Inside CORS, so that a browser can read its refusals.
+    # Inside CORS, so that a browser can read their refusals.
     middleware.append(
         Middleware(
             RequestBodyLimit,
@@ -401,6 +427,8 @@ def create_app(
             refusal=problem,
         )
     )
+    pages = page_buckets(settings)
+    middleware.append(Middleware(RateLimits, settings=settings, refuse=rate_limited, changes=pages))
     app = Starlette(
         routes=ROUTES,
         middleware=middleware,
@@ -415,4 +443,5 @@ def create_app(
         # The router's fallback rather than a route: a route matching "/" would answer
         # 404 where an API path exists for another method, instead of 405.
         app.router.default = StaticFiles(directory=WEB_CLIENT, html=True)
+    app.state.page_buckets = pages
     return app

@@ -23,6 +23,15 @@ class Settings(BaseSettings):
     max_frame_bytes: int = Field(16 * 1024, gt=0)
     rate_per_second: float = Field(20.0, gt=0)
     rate_burst: int = Field(40, gt=0)
+    flood_dropped_frames: int = Field(
+        100, gt=0, description="Frames over the rate within the flood window that close."
+    )
+    flood_window_seconds: float = Field(10.0, gt=0)
+    http_write_rate_per_second: float = Field(20.0, gt=0, description="POSTs per address.")
+    http_write_burst: int = Field(60, gt=0)
+    changes_rate_per_second: float = Field(5.0, gt=0, description="Changes pages per address.")
+    changes_burst: int = Field(20, gt=0)
+    changes_page_size: int = Field(50, gt=0, description="Most changes in one page.")
     max_subscriptions: int = Field(16, gt=0)
     send_queue_size: int = Field(256, gt=0)
     catchup_limit: int = Field(1000, gt=0, description="Older gaps get a snapshot instead.")

@@ -37,6 +37,22 @@ class Metrics:
             "Connections closed because their send queue overflowed",
             registry=self.registry,
         )
+        self.ws_frames_dropped = Counter(
+            "solitaire_ws_frames_dropped",
+            "WebSocket frames dropped unread because their connection was over its rate",
+            registry=self.registry,
+        )
+        self.ws_flood_closes = Counter(
+            "solitaire_ws_flood_closes",
+            "WebSocket connections closed for going over their rate too often (1008)",
+            registry=self.registry,
+        )
+        self.http_rate_limited = Counter(
+            "solitaire_http_rate_limited",
+            "HTTP requests refused with 429 by the per-address limits, by kind",
+            ["kind"],
+            registry=self.registry,
+        )
         self.store_errors = Counter(
             "solitaire_store_errors", "Store (Redis) operations that failed", registry=self.registry
         )

@@ -570,6 +570,14 @@ class ChangesResponse(Model):
         "unknown, and `state` is a full snapshot instead."
     )
     changes: list[Change]
+    more: bool = Field(
+        False,
+        description="True: this page stops before `version` (pages hold at most "
+        "`CHANGES_PAGE_SIZE` changes, 50 by default); ask again with `since` = `next_since`.",
+    )
+    next_since: int | None = Field(
+        None, description="With `more`: the version of this page's last change."
+    )
     state: PublicState | None = None
 
 

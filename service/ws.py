@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,7 @@ from .protocol import (
     parse_action_input,
 )
 from .races import Races
+from .rates import AddressBuckets
 from .store import Delivery, race_topic
 
 log = logging.getLogger("service.ws")
@@ -79,9 +81,15 @@ class _TokenBucket:
 
 class Connection:
     def __init__(
-        self, websocket: WebSocket, games: Games, races: Races, settings: Settings
+        self,
+        websocket: WebSocket,
+        games: Games,
+        races: Races,
+        settings: Settings,
+        page_buckets: AddressBuckets | None = None,
     ) -> None:
         self.ws = websocket
+        self.page_buckets = page_buckets
         self.games = games
         self.races = races
         self.settings = settings
@@ -98,7 +106,14 @@ class Connection:
         self.too_slow = False
         self.pump_task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
-        self.limited_in_a_row = 0
+        # When the last frames over the rate came: more than flood_dropped_frames of
+        # them within flood_window_seconds close the connection.
+        self.dropped: deque[float] = deque(maxlen=settings.flood_dropped_frames + 1)
+        # A dropped frame is answered (rate_limited) only if a frame was admitted since
+        # the last such answer, or a second has passed: a flood costs no reply per frame,
+        # yet a client that re-sends what was refused is always told again.
+        self.admitted_since_notice = True
+        self.next_notice = 0.0
 
     # ------------------------------------------------------------------ sending
 
@@ -182,18 +197,47 @@ class Connection:
         await self.send(message)
 
     async def _catch_up(self, game_id: str, sub: _Subscription) -> None:
+        result = await self._read_changes(game_id, sub)
+        if result is not None:
+            await self._send_pages(game_id, sub, result)
+
+    async def _read_changes(self, game_id: str, sub: _Subscription) -> dict[str, Any] | None:
+        """The changes after the subscription's version; None once an error was sent."""
+        await self._wait_for_page()
         for delay in CATCH_UP_RETRIES:
             try:
-                result = await self.games.changes_since(game_id, sub.last_version, sub.token)
-                break
+                return await self.games.changes_since(game_id, sub.last_version, sub.token)
             except ServiceError as exc:
                 # Right after Redis comes back, pooled connections fail once each.
                 if exc.code is not ErrorCode.STORE_UNAVAILABLE or delay is None:
                     await self.error(exc.code, exc.message, game_id=game_id)
-                    return
+                    return None
                 await asyncio.sleep(delay)
-        await self._send_catch_up(game_id, result)
-        sub.last_version = result["version"]
+        return None
+
+    async def _wait_for_page(self) -> None:
+        """A resume reads its pages under the per-address limit of HTTP changes pages;
+        over it, the resume waits instead of failing."""
+        if self.page_buckets is None:
+            return
+        address = self.ws.client.host if self.ws.client else ""
+        while (wait := self.page_buckets.take(address)) > 0.0:
+            await asyncio.sleep(wait)
+
+    async def _send_pages(self, game_id: str, sub: _Subscription, result: dict[str, Any]) -> None:
+        """Sends a catch-up, then each page after it, read once the previous one is sent:
+        a long resume never holds the event loop for more than one page."""
+        while True:
+            await self._send_catch_up(game_id, result)
+            if not result.get("more"):
+                sub.last_version = result["version"]
+                return
+            sub.last_version = result["next_since"]
+            await asyncio.sleep(0)
+            next_page = await self._read_changes(game_id, sub)
+            if next_page is None:
+                return
+            result = next_page
 
     async def _send_catch_up(self, game_id: str, result: dict[str, Any]) -> None:
         """The missed changes in order, or a snapshot when they are not recovered."""
@@ -241,20 +285,13 @@ class Connection:
             metrics.connections.dec()
 
     async def admit(self, data: bytes) -> bool:
-        """Rate-limits and size-checks one frame; False ends the connection (a flood)."""
+        """Rate-limits and size-checks one frame; False ends the connection (a flood).
+
+        The rate is checked before anything else: a frame over it is dropped unread.
+        """
         if not self.bucket.take():
-            self.limited_in_a_row += 1
-            if self.limited_in_a_row > 4 * self.settings.rate_burst:
-                await self.ws.close(CLOSE_FLOOD, "message flood")
-                return False
-            await self.error(
-                ErrorCode.RATE_LIMITED,
-                f"at most {self.settings.rate_per_second:g} messages per second "
-                f"(bursts of {self.settings.rate_burst}); this message was ignored",
-                self._cheap_request_id(data),
-            )
-            return True
-        self.limited_in_a_row = 0
+            return await self._drop(data)
+        self.admitted_since_notice = True
         if len(data) > self.settings.max_frame_bytes:
             await self.error(
                 ErrorCode.FRAME_TOO_LARGE,
@@ -262,6 +299,35 @@ class Connection:
             )
             return True
         await self.handle(data)
+        return True
+
+    async def _drop(self, data: bytes) -> bool:
+        settings = self.settings
+        self.games.metrics.ws_frames_dropped.inc()
+        now = time.monotonic()
+        dropped = self.dropped
+        dropped.append(now)
+        if len(dropped) == dropped.maxlen and now - dropped[0] <= settings.flood_window_seconds:
+            self.games.metrics.ws_flood_closes.inc()
+            log.info(
+                "closing a flooding connection from %s",
+                self.ws.client.host if self.ws.client else "?",
+            )
+            await self.ws.close(
+                CLOSE_FLOOD,
+                f"message flood: more than {settings.flood_dropped_frames} frames over the "
+                f"rate within {settings.flood_window_seconds:g} s",
+            )
+            return False
+        if self.admitted_since_notice or now >= self.next_notice:
+            self.admitted_since_notice = False
+            self.next_notice = now + 1.0
+            await self.error(
+                ErrorCode.RATE_LIMITED,
+                f"at most {settings.rate_per_second:g} messages per second "
+                f"(bursts of {settings.rate_burst}); this message was ignored",
+                self._cheap_request_id(data),
+            )
         return True
 
     def _cheap_request_id(self, data: bytes) -> str | None:
@@ -364,7 +430,8 @@ class Connection:
             try:
                 role, stored = await self.games.role(game_id, message.token)
                 if message.since is not None:
-                    result = await self.games.changes_since(game_id, message.since)
+                    await self._wait_for_page()
+                    result = await self.games.changes_since(game_id, message.since, message.token)
                 else:
                     state = engine.deserialize(stored.state).public_view()
                     result = {"version": stored.version, "recovered": False, "state": state}
@@ -373,7 +440,7 @@ class Connection:
                     await self.games.store.unsubscribe(game_id, self)
                 raise
             version = result["version"]
-            self.subscriptions[game_id] = _Subscription(role, message.token, version)
+            sub = self.subscriptions[game_id] = _Subscription(role, message.token, version)
             await self.send(
                 {
                     "type": "subscribed",
@@ -384,7 +451,7 @@ class Connection:
                     "recovered": result["recovered"],
                 }
             )
-            await self._send_catch_up(game_id, result)
+            await self._send_pages(game_id, sub, result)
 
     def _check_subscription_room(self) -> None:
         if len(self.subscriptions) + len(self.race_watches) >= self.settings.max_subscriptions:
@@ -508,4 +575,5 @@ def _request_id_of(raw: Any) -> str | None:
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
-    await Connection(websocket, state.games, state.races, state.settings).run()
+    pages = getattr(state, "page_buckets", None)
+    await Connection(websocket, state.games, state.races, state.settings, pages).run()

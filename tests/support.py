@@ -200,6 +200,10 @@ def service_client(store_url: str = "memory://", **overrides: Any) -> Iterator[C
         "rate_per_second": 1000,
         "rate_burst": 1000,
         "winnable_pool_size": 0,
+        "http_write_rate_per_second": 1000,
+        "http_write_burst": 1000,
+        "changes_rate_per_second": 1000,
+        "changes_burst": 1000,
         **overrides,
     }
     settings = Settings(store_url=store_url, **options)

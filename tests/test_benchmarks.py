@@ -65,3 +65,12 @@ def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
 def test_race_benchmark_reports_its_metrics(clean_redis: str) -> None:
     figures = run_benchmark("race_result.py", "--redis-url", clean_redis)
     assert "race.result_p99_ms" in figures
+
+
+@pytest.mark.slow
+def test_attack_benchmark_reports_its_metrics() -> None:
+    figures = run_benchmark("attacks.py")
+    for phase in ("none", "changes_replay", "changes_replay_unthrottled", "flood"):
+        assert f"attack.{phase}.others_p99_ms" in figures, phase
+        assert figures[f"attack.{phase}.others_errors"]["value"] == 0, phase
+    assert "attack.changes_request_p50_ms" in figures

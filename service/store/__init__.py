@@ -103,6 +103,20 @@ def hash_token(token: str) -> str:
 # Request ids are remembered for this many accepted actions of a game: enough for a
 # client to retry whatever it had in flight when its connection dropped.
 REQUEST_MEMORY = 32
+# The commit also keeps the state of every version that is a multiple of this, so that
+# rebuilding the changes after any version replays fewer than this many actions first,
+# however long the game. (A game of 200 actions has none: they cost nothing there.)
+CHECKPOINT_INTERVAL = 256
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """A stretch of a game's action log, and the state to replay it from."""
+
+    length: int  # actions in the whole log: the game's version
+    base_version: int  # the version of ``base_state``
+    base_state: str | None  # serialized state at ``base_version``; None: from the deal (0)
+    actions: list[str]  # the actions after ``base_version``, up to the stop asked for
 
 
 class Store(ABC):
@@ -176,6 +190,12 @@ class Store(ABC):
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         """The log with each action's server time, in ms after the game was created
         (``None`` for actions logged without one)."""
+
+    @abstractmethod
+    async def history(self, game_id: str, since: int, stop: int) -> History | None:
+        """The actions after the latest checkpoint at or before version ``since`` (the
+        deal if there is none), up to version ``stop`` (or the end of the log), read in
+        one consistent step with that checkpoint."""
 
     # ------------------------------------------------------------------ races
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field, replace
 
 from ..config import Settings
 from . import (
+    CHECKPOINT_INTERVAL,
     REQUEST_MEMORY,
     CommitResult,
     CommitStatus,
     Delivery,
+    History,
     Store,
     StoredGame,
     StoredRace,
@@ -35,6 +37,8 @@ class _Entry:
     requests: deque[tuple[str, int, str]] = field(
         default_factory=lambda: deque(maxlen=REQUEST_MEMORY)
     )
+    # Version (a multiple of CHECKPOINT_INTERVAL) -> serialized state at that version.
+    checkpoints: dict[int, str] = field(default_factory=dict)
 
 
 class MemoryStore(Store):
@@ -110,6 +114,8 @@ class MemoryStore(Store):
         stored.state = state
         stored.won = won
         entry.log.append(notation)
+        if stored.version % CHECKPOINT_INTERVAL == 0:
+            entry.checkpoints[stored.version] = state
         if request_id is not None:
             entry.requests.append((request_id, stored.version, fingerprint))
         entry.expires_at = self._expiry(won)
@@ -125,6 +131,17 @@ class MemoryStore(Store):
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         entry = self._entry(game_id)
         return [read_log_entry(text) for text in entry.log] if entry else None
+
+    async def history(self, game_id: str, since: int, stop: int) -> History | None:
+        entry = self._entry(game_id)
+        if entry is None:
+            return None
+        base = since - since % CHECKPOINT_INTERVAL
+        state = entry.checkpoints.get(base)
+        if state is None:
+            base = 0
+        actions = [read_log_entry(text)[0] for text in entry.log[base:stop]]
+        return History(len(entry.log), base, state, actions)
 
     # ------------------------------------------------------------------ races
 

@@ -11,6 +11,7 @@ all of them, also runs on Redis Cluster:
 - ``sol:{id}:rid`` list: the last request ids, as
   ``<request id>\\t<version>\\t<request fingerprint>``
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
+- ``sol:{id}:cp``  hash: version (every ``CHECKPOINT_INTERVAL``-th) -> serialized state
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..config import Settings
 from . import (
+    CHECKPOINT_INTERVAL,
     REQUEST_MEMORY,
     CommitResult,
     CommitStatus,
     Delivery,
+    History,
     Store,
     StoredGame,
     StoredRace,
@@ -72,13 +75,14 @@ if v >= tonumber(ARGV[9]) then return {'full', v} end
 local nv = v + 1
 redis.call('HSET', KEYS[1], 's', ARGV[2], 'v', nv, 'w', ARGV[5])
 redis.call('RPUSH', KEYS[2], ARGV[3])
+if nv % tonumber(ARGV[12]) == 0 then redis.call('HSET', KEYS[5], nv, ARGV[2]) end
 if ARGV[4] ~= '' then
   redis.call('LPUSH', KEYS[3], ARGV[4] .. '\\t' .. nv .. '\\t' .. ARGV[11])
   redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[10]) - 1)
 end
 local ttl = tonumber(ARGV[7])
 if ARGV[5] == '1' then ttl = tonumber(ARGV[8]) end
-for i = 1, 3 do
+for _, i in ipairs({1, 2, 3, 5}) do
   if ttl > 0 then redis.call('EXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
 end
 redis.call('PUBLISH', KEYS[4], nv .. '\\n' .. ARGV[6])
@@ -178,6 +182,10 @@ class _GroupCommit:
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"sol:{{{game_id}}}"
     return f"{tag}:g", f"{tag}:log", f"{tag}:rid", f"{tag}:ch"
+
+
+def _checkpoint_key(game_id: str) -> str:
+    return f"sol:{{{game_id}}}:cp"
 
 
 def _race_keys(race_id: str) -> tuple[str, str]:
@@ -350,7 +358,7 @@ class RedisStore(Store):
         settings = self.settings
         try:
             status, version = await self._commit(
-                keys=_keys(game_id),
+                keys=(*_keys(game_id), _checkpoint_key(game_id)),
                 args=[
                     expected_version,
                     state,
@@ -363,6 +371,7 @@ class RedisStore(Store):
                     settings.max_actions_per_game,
                     REQUEST_MEMORY,
                     fingerprint,
+                    CHECKPOINT_INTERVAL,
                 ],
             )
         except (RedisError, OSError) as exc:
@@ -398,6 +407,37 @@ class RedisStore(Store):
         if not exists:
             return None
         return [read_log_entry(_text(entry)) for entry in entries]
+
+    async def history(self, game_id: str, since: int, stop: int) -> History | None:
+        base = since - since % CHECKPOINT_INTERVAL
+        found = await self._history(game_id, base, stop)
+        if found is None or found.base_state is not None or base == 0:
+            return found
+        # A game older than checkpoints: replayed from the deal.
+        return await self._history(game_id, 0, stop)
+
+    async def _history(self, game_id: str, base: int, stop: int) -> History | None:
+        key, log_key, _, _ = _keys(game_id)
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.exists(key)
+                pipe.hget(_checkpoint_key(game_id), str(base))
+                pipe.llen(log_key)
+                if stop > base:  # (LRANGE 0 -1 would be the whole log)
+                    pipe.lrange(log_key, base, stop - 1)
+                exists, state, length, *entries = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if not exists:
+            return None
+        if base == 0:
+            state = None
+        return History(
+            int(length),
+            base,
+            None if state is None else _text(state),
+            [read_log_entry(_text(entry))[0] for entry in entries[0]] if entries else [],
+        )
 
     # ------------------------------------------------------------------ races
 

@@ -65,6 +65,8 @@ def service_settings(redis_url: str, **overrides: Any) -> Settings:
     options: dict[str, Any] = {
         "rate_per_second": 1_000_000,
         "rate_burst": 1_000_000,
+        "http_write_rate_per_second": 1_000_000,
+        "http_write_burst": 1_000_000,
         "race_countdown_seconds": 0.2,
         "winnable_pool_size": 0,
         **overrides,

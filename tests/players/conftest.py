@@ -32,6 +32,8 @@ def players_client(store_url: str, clock: FakeClock, **overrides: Any) -> Iterat
         "rate_per_second": 1000,
         "rate_burst": 1000,
         "winnable_pool_size": 0,
+        "http_write_rate_per_second": 1000,
+        "http_write_burst": 1000,
         **overrides,
     }
     settings = Settings(store_url=store_url, **options)

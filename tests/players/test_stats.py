@@ -108,7 +108,12 @@ def test_vegas_keeps_a_running_bankroll(service: CheckedClient) -> None:
 
 def test_concurrent_endings_on_two_instances_all_count(clean_redis: str) -> None:
     settings = Settings(
-        store_url=clean_redis, rate_per_second=1000, rate_burst=1000, winnable_pool_size=0
+        store_url=clean_redis,
+        rate_per_second=1000,
+        rate_burst=1000,
+        winnable_pool_size=0,
+        http_write_rate_per_second=1000,
+        http_write_burst=1000,
     )
     clock = FakeClock()
     with (

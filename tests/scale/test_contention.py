@@ -151,11 +151,18 @@ async def _check_log(
         assert version == final
         assert state == replayed.public_view()
 
-    response = await http.get(f"{trio[2].url}/games/{game.game_id}/changes", params={"since": 0})
-    changes = response.json()
-    assert changes["recovered"] is True
-    assert [c["version"] for c in changes["changes"]] == list(range(1, final + 1))
-    assert [c["notation"] for c in changes["changes"]] == record["actions"]
+    replayed_changes: list[dict[str, Any]] = []
+    since: int | None = 0
+    while since is not None:  # page after page
+        response = await http.get(
+            f"{trio[2].url}/games/{game.game_id}/changes", params={"since": since}
+        )
+        page = response.json()
+        assert page["recovered"] is True
+        replayed_changes += page["changes"]
+        since = page["next_since"] if page["more"] else None
+    assert [c["version"] for c in replayed_changes] == list(range(1, final + 1))
+    assert [c["notation"] for c in replayed_changes] == record["actions"]
 
     fresh = [a for a in answers if a.status == "accepted" and not a.duplicate]
     assert sorted(a.version for a in fresh if a.version is not None) == list(range(1, final + 1)), (

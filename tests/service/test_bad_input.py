@@ -320,21 +320,28 @@ def test_a_flood_is_rate_limited_then_served_again(store_url: str) -> None:
         greet(ws)
         for number in range(20):
             ws.send_json({"type": "ping", "id": f"p{number}"})
-        answers = [recv(ws) for _ in range(20)]
+        time.sleep(1.1)
+        ws.send_json({"type": "ping", "id": "after"})
+        answers = []
+        while not answers or answers[-1].get("id") != "after":
+            answers.append(recv(ws))
+        answers.pop()
         pongs = [a for a in answers if a["type"] == "pong"]
         limited = [a for a in answers if a["type"] == "error"]
         assert all(a["code"] == "rate_limited" for a in limited)
-        # Every ping is answered, in order, each answer naming its request.
-        assert [a["id"] for a in answers] == [f"p{n}" for n in range(20)]
         assert 1 <= len(pongs) <= 6
-        assert len(limited) >= 14
-        time.sleep(1.1)
-        ping(ws, "after")
+        # Frames over the rate are dropped unread; a refusal is answered (naming its
+        # request) only after a served frame or once a second, not frame by frame.
+        assert 1 <= len(limited) <= len(pongs) + 1
+        assert {a["id"] for a in answers} <= {f"p{n}" for n in range(20)}
+        assert [a["id"] for a in answers] == sorted(
+            (a["id"] for a in answers), key=lambda i: int(i[1:])
+        )
 
 
 def test_an_endless_flood_closes_the_connection(memory_client: CheckedClient) -> None:
     with (
-        service_client(rate_per_second=1, rate_burst=2) as client,
+        service_client(rate_per_second=1, rate_burst=2, flood_dropped_frames=10) as client,
         client.checked_websocket() as ws,
     ):
         greet(ws)

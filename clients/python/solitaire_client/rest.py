@@ -241,7 +241,8 @@ class ServiceClient:
     async def changes_since(
         self, game_id: str, since: int, *, token: str | None = None
     ) -> ChangesResponse:
-        """Every change after version ``since``, or a snapshot when that is too old."""
+        """The changes after version ``since``, one page (``more`` and ``next_since``
+        say where the next starts), or a snapshot when that is too old."""
         response = await self._request(
             "GET",
             f"/games/{game_id}/changes",

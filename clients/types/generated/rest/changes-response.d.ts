@@ -8,6 +8,14 @@ export interface ChangesResponse {
    */
   recovered: boolean;
   changes: Change[];
+  /**
+   * True: this page stops before `version` (pages hold at most `CHANGES_PAGE_SIZE` changes, 50 by default); ask again with `since` = `next_since`.
+   */
+  more?: boolean;
+  /**
+   * With `more`: the version of this page's last change.
+   */
+  next_since?: number | null;
   state?: PublicState | null;
 }
 /**
