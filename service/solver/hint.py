@@ -5,7 +5,7 @@ face down, the waste, the foundations and the size of the stock. It never looks 
 hidden cards, so two deals that look the same get the same hint. It ranks the visible
 moves by what they achieve (a card home that nothing can still need, a hidden card turned
 up, a column emptied for a waiting King ...) and falls back to drawing. Every step is a
-small fixed amount of work, so a hint costs a few milliseconds at most.
+small fixed amount of work, so a hint costs well under a millisecond.
 """
 
 from __future__ import annotations

@@ -54,14 +54,13 @@ class Position:
     pos: int  # talon cards on the waste
 
 
-# A move: (kind, source, target, count, talon index, draws, recycles, draws after).
-# kind: "t" talon card, "c" column cards, "f" foundation card back to a column.
-# target: a column index, or -1 for the foundations.
 @dataclass(frozen=True, slots=True)
 class SolverMove:
-    kind: str
-    source: int
-    target: int
+    """One search step; a talon move includes the draws (and recycle) that reach its card."""
+
+    kind: str  # "t" a talon card, "c" column cards, "f" a foundation card back to a column
+    source: int  # talon index, column index or foundation place
+    target: int  # a column index, or -1 for the foundations
     count: int = 1
     draws: int = 0  # draws before the play (or before the recycle)
     recycle: bool = False
