@@ -9,12 +9,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Only what the package needs, so edits to tests or docs do not rebuild this layer.
+# Only what the package needs, so edits to tests or docs do not rebuild this layer. The
+# package includes the web front end (clients/web), served at "/".
 COPY pyproject.toml README.md ./
 COPY service ./service
-RUN pip install . && useradd --system --uid 10001 --no-create-home solitaire
-# The web front end, served at "/" next to the service package (run from /app).
 COPY clients/web ./clients/web
+RUN pip install . && useradd --system --uid 10001 --no-create-home solitaire
 
 USER solitaire
 

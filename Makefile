@@ -8,23 +8,32 @@ BIN := $(VENV)/bin
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+# Running needs the runtime dependencies only; the checks add the development tools.
+$(VENV)/.installed-runtime: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
 	touch $@
 
-run: $(VENV)/.installed
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed-runtime
+
+run: $(VENV)/.installed-runtime
 	$(BIN)/python -m service
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/solitaire_client
 
+# The suite mostly waits (on servers, timeouts, the browser), so it runs in more
+# processes than there are cores; TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 4
+
 test: lint types chromium
 	scripts/ensure-redis-server
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The web client and the TypeScript types generated from schemas/ type-check together.
 types:
@@ -35,8 +44,8 @@ chromium:
 	@test -x /usr/bin/chromium || { SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-schemas: $(VENV)/.installed
+schemas: $(VENV)/.installed-runtime
 	$(BIN)/python -m service.schemas
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/engine.py

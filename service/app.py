@@ -365,8 +365,10 @@ ROUTES = [
     *HINT_ROUTES,
 ]
 
-# The web front end, a client of the published protocol like any other, served at "/".
-WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
+# The web front end, a client of the published protocol like any other, served at "/":
+# clients/web in a source tree, the package data service/web when installed from a wheel.
+_SOURCE_WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
+WEB_CLIENT = _SOURCE_WEB_CLIENT if _SOURCE_WEB_CLIENT.is_dir() else Path(__file__).parent / "web"
 
 
 def create_app(

@@ -16,6 +16,7 @@ from .protocol import (
     CreatedGame,
     CreateGameRequest,
     CreateRaceRequest,
+    ErrorCode,
     GameRecordResponse,
     GameStateResponse,
     Health,
@@ -60,29 +61,144 @@ def _json(model: type[BaseModel], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": _ref(model)}}}
 
 
-def _problem(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "content": {"application/problem+json": {"schema": _ref(Problem)}},
-    }
-
-
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _RACE_ID = {"name": "race_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
-_ERRORS = {
-    "404": _problem("No such game"),
-    "422": _problem("Malformed request"),
-    "503": _problem("Store unavailable"),
+
+# The HTTP status of every error code (docs/protocol.md repeats it in its error table).
+# Codes without one are sent over the WebSocket only.
+ERROR_STATUS: dict[ErrorCode, int] = {
+    ErrorCode.BAD_JSON: 400,
+    ErrorCode.BAD_MESSAGE: 422,
+    ErrorCode.FRAME_TOO_LARGE: 413,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.BAD_CODE: 422,
+    ErrorCode.INVALID_ACTION: 422,
+    ErrorCode.RULE_VIOLATION: 409,
+    ErrorCode.STALE_VERSION: 409,
+    ErrorCode.GAME_TOO_LONG: 409,
+    ErrorCode.STORE_UNAVAILABLE: 503,
+    ErrorCode.REQUEST_ID_REUSED: 409,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.INTERNAL_ERROR: 500,
+    ErrorCode.RACE_RUNNING: 403,
+    ErrorCode.RACE_FULL: 409,
+    ErrorCode.RACE_STARTED: 409,
+    ErrorCode.RACE_NOT_STARTED: 409,
+    ErrorCode.RACE_OVER: 409,
+    ErrorCode.RACE_NOT_FINISHED: 409,
+    ErrorCode.NOT_HOST: 403,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.GAME_NOT_OVER: 409,
+    ErrorCode.BAD_NAME: 422,
+    ErrorCode.DAILY_CLOSED: 409,
+    ErrorCode.DAILY_RUNNING: 403,
+    ErrorCode.WINNABLE_POOL_EMPTY: 503,
+    ErrorCode.HINTS_NOT_ALLOWED: 403,
 }
-# Every operation with a JSON body can also meet these.
-_BODY_ERRORS = {
-    "400": _problem("Body is not JSON"),
-    "413": _problem("Body over the size limit"),
+
+_STATUS_TEXT = {
+    400: "Body is not JSON",
+    401: "Missing or wrong player token",
+    403: "Forbidden",
+    404: "No such game, race or join code",
+    405: "Method not allowed",
+    409: "Conflict with the state of the game or race",
+    413: "Body over the size limit",
+    422: "Malformed request",
+    429: "Too many requests from this address; see Retry-After",
+    500: "Fault in the service",
+    503: "Store unavailable; retry",
+}
+
+# Codes that any request can meet, and those of any request with a JSON body.
+_ANY = [ErrorCode.STORE_UNAVAILABLE, ErrorCode.INTERNAL_ERROR]
+# Every POST counts against its address's write rate.
+_WRITE = [ErrorCode.RATE_LIMITED]
+_BODY = [ErrorCode.BAD_JSON, ErrorCode.FRAME_TOO_LARGE, ErrorCode.BAD_MESSAGE, *_WRITE]
+# Reading an ended game (replay, analysis): public once the game, its race or its day
+# is over.
+_ENDED_GAME_READ = [
+    ErrorCode.NOT_FOUND,
+    ErrorCode.GAME_NOT_OVER,
+    ErrorCode.RACE_NOT_STARTED,
+    ErrorCode.RACE_RUNNING,
+    ErrorCode.DAILY_RUNNING,
+]
+# Reading a game that belongs to a race: nobody before the start, only its player (with
+# the token) while the race runs.
+_RACE_GAME_READ = [
+    ErrorCode.NOT_FOUND,
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.RACE_NOT_STARTED,
+    ErrorCode.RACE_RUNNING,
+    # Likewise a daily challenge game, until its day is over.
+    ErrorCode.DAILY_RUNNING,
+]
+_PLAY = [
+    *_BODY,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.INVALID_ACTION,
+    ErrorCode.RULE_VIOLATION,
+    ErrorCode.STALE_VERSION,
+    ErrorCode.GAME_TOO_LONG,
+    ErrorCode.REQUEST_ID_REUSED,
+    ErrorCode.RACE_NOT_STARTED,
+    ErrorCode.RACE_OVER,
+]
+# A race that changes under a command is retried a few times, then refused as stale.
+_RACE_COMMAND = [ErrorCode.NOT_FOUND, ErrorCode.UNAUTHORIZED, ErrorCode.STALE_VERSION]
+
+
+def _errors(*codes: ErrorCode) -> dict[str, Any]:
+    """The problem responses of an operation, one per status, each naming its codes.
+
+    The schema of each narrows ``code`` to the codes this operation can send with that
+    status, so a client generated from the document knows exactly what to expect.
+    """
+    by_status: dict[int, list[ErrorCode]] = {}
+    for code in [*codes, *_ANY]:
+        listed = by_status.setdefault(ERROR_STATUS[code], [])
+        if code not in listed:
+            listed.append(code)
+    responses: dict[str, Any] = {}
+    for status in sorted(by_status):
+        names = [code.value for code in by_status[status]]
+        described = ", ".join(f"`{name}`" for name in names)
+        responses[str(status)] = {
+            "description": f"{_STATUS_TEXT[status]}: {described}",
+            "content": {
+                "application/problem+json": {
+                    "schema": {
+                        "allOf": [
+                            _ref(Problem),
+                            {"properties": {"code": {"enum": names}}, "required": ["code"]},
+                        ]
+                    }
+                }
+            },
+        }
+    return responses
+
+
+_API_INDEX: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "service": {"const": "solitaire"},
+        "openapi": {"type": "string"},
+        "websocket": {"type": "string"},
+        "games": {"type": "string"},
+    },
+    "required": ["service", "openapi", "websocket", "games"],
+    "additionalProperties": False,
 }
 
 
-def _race_command(operation_id: str, summary: str, body: type[BaseModel] | None) -> dict[str, Any]:
+def _race_command(
+    operation_id: str, summary: str, body: type[BaseModel] | None, *codes: ErrorCode
+) -> dict[str, Any]:
     operation: dict[str, Any] = {
         "operationId": operation_id,
         "summary": summary,
@@ -90,15 +206,11 @@ def _race_command(operation_id: str, summary: str, body: type[BaseModel] | None)
         "parameters": [_RACE_ID],
         "responses": {
             "200": _json(RaceResponse, "The race after the command"),
-            "401": _problem("Missing or wrong player token"),
-            "403": _problem("Only the host may do this"),
-            "409": _problem("Not possible in the race's current state"),
-            **_ERRORS,
+            **_errors(*_RACE_COMMAND, *codes, *(_BODY if body is not None else _WRITE)),
         },
     }
     if body is not None:
         operation["requestBody"] = {"content": {"application/json": {"schema": _ref(body)}}}
-        operation["responses"].update(_BODY_ERRORS)
     return {"post": operation}
 
 
@@ -113,12 +225,6 @@ def openapi_document() -> dict[str, Any]:
         ref_template="#/components/schemas/{model}",
     )
     schemas = defs.get("$defs", {})
-    act_errors = {
-        **_ERRORS,
-        **_BODY_ERRORS,
-        "401": _problem("Missing or wrong player token"),
-        "409": _problem("Refused by a rule (rule_id), or stale expected_version"),
-    }
     return {
         "openapi": "3.1.0",
         "info": {
@@ -141,9 +247,13 @@ def openapi_document() -> dict[str, Any]:
                     },
                     "responses": {
                         "201": _json(CreatedGame, "Created; keep the player token secret"),
-                        **_BODY_ERRORS,
-                        "422": _problem("Malformed request or bad game code"),
-                        "503": _problem("Store unavailable"),
+                        # 401: a player token that is wrong or revoked.
+                        **_errors(
+                            *_BODY,
+                            ErrorCode.BAD_CODE,
+                            ErrorCode.UNAUTHORIZED,
+                            ErrorCode.WINNABLE_POOL_EMPTY,
+                        ),
                     },
                 }
             },
@@ -158,7 +268,7 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {
                         "200": _json(GameStateResponse, "Public state"),
                         "304": {"description": "Unchanged since the given ETag"},
-                        **_ERRORS,
+                        **_errors(*_RACE_GAME_READ),
                     },
                 }
             },
@@ -174,7 +284,15 @@ def openapi_document() -> dict[str, Any]:
                             "schema": {"type": "integer", "minimum": 0, "default": 0},
                         },
                     ],
-                    "responses": {"200": _json(ChangesResponse, "Changes or snapshot"), **_ERRORS},
+                    "responses": {
+                        "200": _json(ChangesResponse, "Changes or snapshot"),
+                        **_errors(
+                            *_RACE_GAME_READ,
+                            ErrorCode.BAD_MESSAGE,
+                            ErrorCode.RATE_LIMITED,
+                            ErrorCode.DAILY_RUNNING,
+                        ),
+                    },
                 }
             },
             "/games/{game_id}/actions": {
@@ -187,7 +305,10 @@ def openapi_document() -> dict[str, Any]:
                         "required": True,
                         "content": {"application/json": {"schema": _ref(ActionRequest)}},
                     },
-                    "responses": {"200": _json(ActionAccepted, "Accepted"), **act_errors},
+                    "responses": {
+                        "200": _json(ActionAccepted, "Accepted"),
+                        **_errors(*_PLAY, ErrorCode.INVALID_ACTION),
+                    },
                 }
             },
             "/games/{game_id}/undo": {
@@ -199,7 +320,7 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {
                         "content": {"application/json": {"schema": _ref(UndoRequest)}},
                     },
-                    "responses": {"200": _json(ActionAccepted, "Undone"), **act_errors},
+                    "responses": {"200": _json(ActionAccepted, "Undone"), **_errors(*_PLAY)},
                 }
             },
             "/games/{game_id}/resign": {
@@ -212,7 +333,7 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {
                         "content": {"application/json": {"schema": _ref(ResignRequest)}},
                     },
-                    "responses": {"200": _json(ActionAccepted, "Resigned"), **act_errors},
+                    "responses": {"200": _json(ActionAccepted, "Resigned"), **_errors(*_PLAY)},
                 }
             },
             "/games/{game_id}/legal-actions": {
@@ -220,7 +341,10 @@ def openapi_document() -> dict[str, Any]:
                     "operationId": "getLegalActions",
                     "summary": "Every legal action now (hints, highlighting)",
                     "parameters": [_GAME_ID],
-                    "responses": {"200": _json(LegalActionsResponse, "Legal actions"), **_ERRORS},
+                    "responses": {
+                        "200": _json(LegalActionsResponse, "Legal actions"),
+                        **_errors(*_RACE_GAME_READ),
+                    },
                 }
             },
             "/games/{game_id}/record": {
@@ -231,11 +355,16 @@ def openapi_document() -> dict[str, Any]:
                     "parameters": [_GAME_ID],
                     "responses": {
                         "200": _json(GameRecordResponse, "Game record"),
-                        "401": _problem("Game not over and no player token"),
-                        "409": _problem(
-                            "`game_not_over`: a secret deal's code and record wait for its end"
+                        # 401: the game is not over and the request has no (right) token;
+                        # 403: a race or daily game's record stays private until its end;
+                        # 409: a secret deal's record waits for the end of the game.
+                        **_errors(
+                            ErrorCode.NOT_FOUND,
+                            ErrorCode.UNAUTHORIZED,
+                            ErrorCode.RACE_RUNNING,
+                            ErrorCode.DAILY_RUNNING,
+                            ErrorCode.GAME_NOT_OVER,
                         ),
-                        **_ERRORS,
                     },
                 }
             },
@@ -246,9 +375,7 @@ def openapi_document() -> dict[str, Any]:
                     "parameters": [_GAME_ID],
                     "responses": {
                         "200": _json(ReplayResponse, "Replay"),
-                        "403": _problem("`race_running` or `daily_running`: not public yet"),
-                        "409": _problem("`game_not_over`, or `race_not_started`"),
-                        **_ERRORS,
+                        **_errors(*_ENDED_GAME_READ),
                     },
                 }
             },
@@ -260,7 +387,15 @@ def openapi_document() -> dict[str, Any]:
                         "required": True,
                         "content": {"application/json": {"schema": _ref(CreateRaceRequest)}},
                     },
-                    "responses": {"201": _json(RaceJoined, "Created"), **_ERRORS, **_BODY_ERRORS},
+                    "responses": {
+                        "201": _json(RaceJoined, "Created"),
+                        **_errors(
+                            *_BODY,
+                            ErrorCode.BAD_CODE,
+                            ErrorCode.UNAUTHORIZED,
+                            ErrorCode.WINNABLE_POOL_EMPTY,
+                        ),
+                    },
                 }
             },
             "/races/join": {
@@ -273,13 +408,14 @@ def openapi_document() -> dict[str, Any]:
                     },
                     "responses": {
                         "201": _json(RaceJoined, "Joined"),
-                        "409": _problem("Race full or already started"),
-                        "429": _problem(
-                            "`rate_limited`: too many wrong join codes from this address "
-                            "(see `Retry-After`)"
+                        **_errors(
+                            *_BODY,
+                            ErrorCode.NOT_FOUND,
+                            ErrorCode.RACE_FULL,
+                            ErrorCode.RACE_STARTED,
+                            ErrorCode.STALE_VERSION,
+                            ErrorCode.UNAUTHORIZED,
                         ),
-                        **_ERRORS,
-                        **_BODY_ERRORS,
                     },
                 }
             },
@@ -289,15 +425,57 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "Lobby, progress and (once over) result; `you` with a token",
                     "security": [{}, {"bearer": []}],
                     "parameters": [_RACE_ID],
-                    "responses": {"200": _json(RaceResponse, "The race"), **_ERRORS},
+                    "responses": {
+                        "200": _json(RaceResponse, "The race"),
+                        **_errors(*_RACE_COMMAND),
+                    },
                 }
             },
-            "/races/{race_id}/ready": _race_command("raceReady", "Set ready", ReadyRequest),
-            "/races/{race_id}/start": _race_command("raceStart", "Start (host)", None),
-            "/races/{race_id}/resign": _race_command("raceResign", "Resign", None),
-            "/races/{race_id}/rematch": _race_command(
-                "raceRematch", "New race, same players, new deal", None
+            "/races/{race_id}/ready": _race_command(
+                "raceReady", "Set ready", ReadyRequest, ErrorCode.RACE_STARTED
             ),
+            "/races/{race_id}/start": _race_command(
+                "raceStart", "Start (host)", None, ErrorCode.NOT_HOST, ErrorCode.RACE_STARTED
+            ),
+            "/races/{race_id}/resign": _race_command(
+                "raceResign",
+                "Resign",
+                None,
+                ErrorCode.RACE_NOT_STARTED,
+                ErrorCode.RACE_OVER,
+            ),
+            "/races/{race_id}/rematch": _race_command(
+                "raceRematch",
+                "New race, same players, new deal",
+                None,
+                ErrorCode.RACE_NOT_FINISHED,
+                ErrorCode.BAD_CODE,
+            ),
+            "/api": {
+                "get": {
+                    "operationId": "apiIndex",
+                    "summary": "Where the API documents and entry points are",
+                    "responses": {
+                        "200": {
+                            "description": "Paths of the OpenAPI document, the WebSocket "
+                            "and the games",
+                            "content": {"application/json": {"schema": _API_INDEX}},
+                        }
+                    },
+                }
+            },
+            "/openapi.json": {
+                "get": {
+                    "operationId": "openapi",
+                    "summary": "This document",
+                    "responses": {
+                        "200": {
+                            "description": "OpenAPI 3.1",
+                            "content": {"application/json": {"schema": {"type": "object"}}},
+                        }
+                    },
+                }
+            },
             "/metrics": {
                 "get": {
                     "operationId": "metrics",

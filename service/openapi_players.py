@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .openapi import _AUTH, _BODY_ERRORS, _json, _problem, _ref
-from .protocol import AnalysisResponse, CreatedGame, HintResponse
+from .openapi import _AUTH, _BODY, _ENDED_GAME_READ, _WRITE, _errors, _json, _ref
+from .protocol import AnalysisResponse, CreatedGame, ErrorCode, HintResponse
 from .protocol_players import (
     Board,
     CreatePlayerRequest,
@@ -42,9 +42,8 @@ PLAYER_MODELS: list[type[BaseModel]] = [
     AnalysisResponse,
 ]
 
-_UNAVAILABLE = {"503": _problem("Store unavailable")}
-_NO_TOKEN = {"401": _problem("Missing, wrong or revoked player token")}
-_BAD = {"422": _problem("Malformed request, or a name out of rule (`bad_name`)")}
+_TOKEN = ErrorCode.UNAUTHORIZED
+_BOARD = [ErrorCode.NOT_FOUND, ErrorCode.BAD_MESSAGE, ErrorCode.UNAUTHORIZED]
 
 
 def _path_param(name: str) -> dict[str, Any]:
@@ -72,10 +71,7 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("game_id")],
                 "responses": {
                     "200": _json(HintResponse, "A hint, or null"),
-                    "401": _problem("Missing or wrong player token of the game"),
-                    "403": _problem("`hints_not_allowed`: a race or a ranked daily attempt"),
-                    "404": _problem("No such game"),
-                    **_UNAVAILABLE,
+                    **_errors(ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *_WRITE),
                 },
             }
         },
@@ -87,10 +83,7 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("game_id")],
                 "responses": {
                     "200": _json(AnalysisResponse, "Verdicts"),
-                    "403": _problem("`race_running` or `daily_running`: not public yet"),
-                    "404": _problem("No such game"),
-                    "409": _problem("`game_not_over`, or `race_not_started`"),
-                    **_UNAVAILABLE,
+                    **_errors(*_ENDED_GAME_READ),
                 },
             }
         },
@@ -101,9 +94,7 @@ def player_paths() -> dict[str, Any]:
                 "requestBody": _body(CreatePlayerRequest),
                 "responses": {
                     "201": _json(PlayerCreated, "Created"),
-                    **_BAD,
-                    **_BODY_ERRORS,
-                    **_UNAVAILABLE,
+                    **_errors(*_BODY, ErrorCode.BAD_NAME),
                 },
             }
         },
@@ -112,7 +103,7 @@ def player_paths() -> dict[str, Any]:
                 "operationId": "getMe",
                 "summary": "The player of the token",
                 "security": _AUTH,
-                "responses": {"200": _json(PlayerView, "You"), **_NO_TOKEN, **_UNAVAILABLE},
+                "responses": {"200": _json(PlayerView, "You"), **_errors(_TOKEN)},
             },
             "patch": {
                 "operationId": "renameMe",
@@ -121,10 +112,7 @@ def player_paths() -> dict[str, Any]:
                 "requestBody": _body(RenameRequest),
                 "responses": {
                     "200": _json(PlayerView, "Renamed"),
-                    **_NO_TOKEN,
-                    **_BAD,
-                    **_BODY_ERRORS,
-                    **_UNAVAILABLE,
+                    **_errors(*_BODY, _TOKEN, ErrorCode.BAD_NAME),
                 },
             },
         },
@@ -133,7 +121,7 @@ def player_paths() -> dict[str, Any]:
                 "operationId": "newLinkCode",
                 "summary": "A single-use code for joining this player from another device",
                 "security": _AUTH,
-                "responses": {"201": _json(LinkCode, "Code"), **_NO_TOKEN, **_UNAVAILABLE},
+                "responses": {"201": _json(LinkCode, "Code"), **_errors(_TOKEN, *_WRITE)},
             }
         },
         "/players/link": {
@@ -143,11 +131,8 @@ def player_paths() -> dict[str, Any]:
                 "requestBody": _body(LinkRequest),
                 "responses": {
                     "201": _json(PlayerCreated, "Linked: a new token of the same player"),
-                    "404": _problem("No such code, or it was used or expired"),
-                    "429": _problem("Too many wrong codes from this address (`Retry-After`)"),
-                    **_BAD,
-                    **_BODY_ERRORS,
-                    **_UNAVAILABLE,
+                    # 404: no such code, or it was used or expired; 429 after too many.
+                    **_errors(*_BODY, ErrorCode.NOT_FOUND),
                 },
             }
         },
@@ -156,7 +141,7 @@ def player_paths() -> dict[str, Any]:
                 "operationId": "revokeOtherTokens",
                 "summary": "Revoke every token of the player except this one",
                 "security": _AUTH,
-                "responses": {"200": _json(Revoked, "Revoked"), **_NO_TOKEN, **_UNAVAILABLE},
+                "responses": {"200": _json(Revoked, "Revoked"), **_errors(_TOKEN, *_WRITE)},
             }
         },
         "/players/me/stats": {
@@ -166,8 +151,7 @@ def player_paths() -> dict[str, Any]:
                 "security": _AUTH,
                 "responses": {
                     "200": _json(PlayerStats, "Statistics"),
-                    **_NO_TOKEN,
-                    **_UNAVAILABLE,
+                    **_errors(_TOKEN),
                 },
             }
         },
@@ -178,8 +162,7 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("player_id")],
                 "responses": {
                     "200": _json(PlayerStats, "Statistics"),
-                    "404": _problem("No such player"),
-                    **_UNAVAILABLE,
+                    **_errors(ErrorCode.NOT_FOUND),
                 },
             }
         },
@@ -190,8 +173,7 @@ def player_paths() -> dict[str, Any]:
                 "security": optional_player,
                 "responses": {
                     "200": _json(DailyOverview, "Today"),
-                    **_NO_TOKEN,
-                    **_UNAVAILABLE,
+                    **_errors(_TOKEN),
                 },
             }
         },
@@ -203,11 +185,12 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("date"), _path_param("mode")],
                 "responses": {
                     "201": _json(DailyGameCreated, "Created"),
-                    "404": _problem("No such mode, or a day still to come"),
-                    "409": _problem("`daily_closed`: that day is over"),
-                    **_NO_TOKEN,
-                    **_BAD,
-                    **_UNAVAILABLE,
+                    **_errors(
+                        *_BOARD,
+                        *_WRITE,
+                        ErrorCode.DAILY_CLOSED,
+                        ErrorCode.WINNABLE_POOL_EMPTY,
+                    ),
                 },
             }
         },
@@ -219,10 +202,7 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("date"), _path_param("mode"), *board_query],
                 "responses": {
                     "200": _json(DailyBoard, "Board"),
-                    "404": _problem("No such mode, or a day still to come"),
-                    **_NO_TOKEN,
-                    **_BAD,
-                    **_UNAVAILABLE,
+                    **_errors(*_BOARD, ErrorCode.WINNABLE_POOL_EMPTY),
                 },
             }
         },
@@ -234,10 +214,7 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("board"), *board_query],
                 "responses": {
                     "200": _json(Board, "Board"),
-                    "404": _problem("No such board"),
-                    **_NO_TOKEN,
-                    **_BAD,
-                    **_UNAVAILABLE,
+                    **_errors(*_BOARD),
                 },
             }
         },

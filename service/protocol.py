@@ -22,8 +22,10 @@ CardText = Annotated[
 PileName = Annotated[
     str,
     Field(
-        pattern=r"^(w|s|f|[cCfF][0-9]{1,2})$",
-        description="`w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.",
+        # Notation is read in any letter case (docs/notation.md), so pile names are too.
+        pattern=r"^([wWsSfF]|[cCfF][0-9]{1,2})$",
+        description="`w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. "
+        "foundation places; any letter case.",
     ),
 ]
 RequestId = Annotated[str, Field(min_length=1, max_length=64, description="Client request id.")]
@@ -468,8 +470,13 @@ class RacePlayer(Model):
     connected: bool = Field(description="Holds a race subscription over WebSocket.")
     finish_ms: int | None = Field(description="Server-measured time from start to win.")
     foundations: int = Field(description="Cards on the foundations.")
-    score: int
-    score_display: str
+    score: int = Field(
+        description="Before the start, the opening score: 0 (Normal) or -104 (Vegas)."
+    )
+    score_display: str = Field(
+        description="`score` as the game shows it; before the start `0` (Normal) or "
+        "`-$104` (Vegas), never empty."
+    )
     moves: int
 
 
@@ -525,7 +532,10 @@ class RaceJoined(Model):
     join_code: str
     player_id: str
     player_token: str = Field(description="Secret: Bearer token for the race and your game.")
-    game_id: GameId = Field(description="Your game; it exists once the race starts.")
+    game_id: GameId = Field(
+        description="Your game. It exists from the moment you join, but reading or playing "
+        "it is refused with `race_not_started` until the countdown is over."
+    )
     race: RaceView
 
 

@@ -1,9 +1,15 @@
-"""Shared fixtures: a real Redis server and service clients on both store backends."""
+"""Shared fixtures: a real Redis server and service clients on both store backends.
+
+Under pytest-xdist (``make test`` runs ``pytest -n``) every worker has its own session
+fixtures, so each starts its own private redis-server on a free port. A shared server
+given by ``TEST_REDIS_URL`` is split instead: worker ``gwN`` uses database N of it.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -15,7 +21,7 @@ from tests.support import CheckedClient, RedisServer, service_client
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real Redis: TEST_REDIS_URL if set, else a private redis-server for the session."""
     if os.environ.get("TEST_REDIS_URL"):
-        yield os.environ["TEST_REDIS_URL"]
+        yield worker_database(os.environ["TEST_REDIS_URL"])
         return
     server = RedisServer(tmp_path_factory.mktemp("redis"))
     server.start("--appendonly", "no")
@@ -23,6 +29,19 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+def worker_database(url: str) -> str:
+    """``url`` with the database of this xdist worker (the URL's own when not under xdist),
+    so that workers flushing their database never wipe each other's keys."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker:
+        return url
+    index = int(worker.removeprefix("gw"))
+    if index > 15:
+        pytest.fail("TEST_REDIS_URL gives each xdist worker a database: use at most 16 workers")
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{index}"))
 
 
 @pytest.fixture

@@ -140,6 +140,51 @@ def check_rest(method: str, path: str, body: Any, content_type: str) -> None:
     checker.validate(body)
 
 
+def _openapi_operations() -> list[tuple[str, re.Pattern[str], str, dict[str, Any]]]:
+    """(method, path regex, path template, responses) of every operation in openapi.json,
+    fixed paths before templated ones, as the router matches them."""
+    document = json.loads((SCHEMAS / "openapi.json").read_text(encoding="utf-8"))
+    operations = []
+    for template, item in document["paths"].items():
+        pattern = re.compile("^" + re.sub(r"\\{[^/]+\\}", "[^/]+", re.escape(template)) + "$")
+        for method, operation in item.items():
+            operations.append((method.upper(), pattern, template, operation["responses"]))
+    operations.sort(key=lambda op: "{" in op[2])
+    return operations
+
+
+_OPERATIONS = _openapi_operations()
+
+
+def documented_error_codes(response: dict[str, Any]) -> list[str]:
+    """The error codes a problem response of openapi.json says it can carry."""
+    schema = response["content"]["application/problem+json"]["schema"]
+    narrowing = next(part for part in schema["allOf"] if "properties" in part)
+    codes: list[str] = narrowing["properties"]["code"]["enum"]
+    return codes
+
+
+def check_documented(method: str, path: str, status: int, body: Any) -> None:
+    """The answer's status (and error code) is one openapi.json lists for the operation.
+
+    A third-party client is generated from openapi.json; an answer it does not list is
+    one the client cannot handle, so every response a test provokes is checked here.
+    """
+    for op_method, pattern, template, responses in _OPERATIONS:
+        if op_method != method or not pattern.match(path):
+            continue
+        assert str(status) in responses, (
+            f"{method} {template} answered {status}, which openapi.json does not list "
+            f"(it lists {sorted(responses)})"
+        )
+        if status >= 400 and isinstance(body, dict) and "code" in body:
+            assert body["code"] in documented_error_codes(responses[str(status)]), (
+                f"{method} {template} answered {status} {body['code']}, which openapi.json "
+                "does not list for that status"
+            )
+        return
+
+
 def check_server_message(message: Any) -> None:
     SERVER_MESSAGE.validate(message)
 
@@ -182,9 +227,11 @@ class CheckedClient(TestClient):
     def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         response = super().request(method, url, *args, **kwargs)
         content_type = response.headers.get("content-type", "")
-        if "json" in content_type and response.content:
-            path = response.request.url.path
-            check_rest(method.upper(), path, response.json(), content_type)
+        path = response.request.url.path
+        body = response.json() if "json" in content_type and response.content else None
+        if body is not None:
+            check_rest(method.upper(), path, body, content_type)
+        check_documented(method.upper(), path, response.status_code, body)
         return response
 
     @contextmanager

@@ -7,6 +7,7 @@ tables back and compare them with the engine, the protocol models and the settin
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 import unicodedata
@@ -216,3 +217,49 @@ def test_relative_links_resolve(document: Path) -> None:
         assert path.exists(), f"{document.name}: broken link {target}"
         if fragment and path.suffix == ".md":
             assert fragment in anchors(path), f"{document.name}: no anchor for {target}"
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def ignored_by_git(name: str) -> bool:
+    patterns = [
+        line.strip().rstrip("/")
+        for line in text(ROOT / ".gitignore").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+
+
+def tracked_entries(folder: Path) -> list[Path]:
+    """The entries of ``folder`` a fresh clone has (not hidden, not ignored by git)."""
+    return sorted(
+        path
+        for path in folder.iterdir()
+        if not path.name.startswith(".") and not ignored_by_git(path.name)
+    )
+
+
+def layout_names() -> list[str]:
+    """What the README's layout table must name: every top-level folder, and every
+    module and package of the service."""
+    names = [f"{path.name}/" for path in tracked_entries(ROOT) if path.is_dir()]
+    service = ROOT / "service"
+    for folder in [service, *(p for p in tracked_entries(service) if p.is_dir())]:
+        for path in tracked_entries(folder):
+            if path.is_dir():
+                names.append(f"service/{path.name}/")
+            elif path.suffix == ".py" and path.name != "__init__.py":
+                names.append(path.name)
+    return names
+
+
+@pytest.mark.parametrize("name", layout_names())
+def test_readme_layout_names_every_module_and_folder(name: str) -> None:
+    table = section(README, "layout")
+    assert f"`{name}" in table, f"README 'Where things are' does not name {name}"
+
+
+def test_layout_walk_finds_the_known_places() -> None:
+    names = layout_names()
+    assert {"service/", "tests/", "docs/", "service/engine/", "diff.py", "openapi.py"} <= set(names)

@@ -14,6 +14,7 @@ from solitaire_client.render import Style, render_board
 from solitaire_client.terminal import RaceSetup, TerminalApp
 
 from service.engine.rules import rejection_message
+from tests.races.race_support import solvable_tf_deal
 
 from .helpers import Lines, wait_for_text
 
@@ -104,9 +105,31 @@ async def test_watch_a_game(service_url: str) -> None:
         await wait_for_text(out, "-- c5>f5 (version 1)")
         lines.send("d")
         await wait_for_text(out, "! not_player")
+        # The end of the input (stdin closed) does not end watching: changes still come.
         lines.end()
-        assert await task == 0
-    assert last_status(out.getvalue()) == ("15", 1, 1)
+        await asyncio.sleep(0.2)
+        assert not task.done()
+        await client.act(created.game_id, "d")
+        await wait_for_text(out, "-- d (version 2)")
+        task.cancel()  # as Ctrl-C does
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert last_status(out.getvalue()) == ("15", 2, 2)
+
+
+async def test_watching_ends_when_the_game_is_won(service_url: str) -> None:
+    code, solution = solvable_tf_deal()
+    out = io.StringIO()
+    async with ServiceClient(service_url) as client:
+        created = await client.create_game(code=str(code))
+        app = TerminalApp(client, Lines(), out, game_id=created.game_id, watch=True, color=False)
+        task = asyncio.create_task(app.run())
+        await app.game_ready.wait()
+        for notation in solution:
+            await client.act(created.game_id, notation)
+        async with asyncio.timeout(10):
+            assert await task == 0
+    assert "The game is won." in out.getvalue()
 
 
 async def test_race_between_two_terminals(service_url: str) -> None:

@@ -228,6 +228,11 @@ def page(new_context: Any, page_errors: PageErrors, sent_frames: list[dict[str, 
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the tests save their screenshots: a temporary folder, so that a test run
+    leaves the work tree as it was; ``UPDATE_SCREENSHOTS=1`` writes the README's
+    pictures in clients/web/screenshots instead."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path_factory.mktemp("screenshots")

@@ -71,7 +71,9 @@ class RaceSetup:
 
 
 class TerminalApp:
-    """A game in a terminal. ``run()`` consumes ``input_lines`` until ``q`` or their end.
+    """A game in a terminal. ``run()`` consumes ``input_lines`` until ``q`` or their end;
+    a watcher whose input ends (``solitaire watch ... < /dev/null``) keeps following the
+    game until it is won, or until it is interrupted.
 
     Start a new game (``game``/``draw``/``scoring``, or ``code``), resume one
     (``game_id`` and ``token``), watch one (``game_id`` with ``watch=True``), or take part
@@ -119,6 +121,7 @@ class TerminalApp:
         self.race_joined: RaceJoined | None = None
         self.started_at: float | None = None
         self.game_ready = asyncio.Event()
+        self.watched_game_won = asyncio.Event()
         """Set once a game is on screen (for races: once the race has started)."""
         self._server_offset_ms = 0.0
         self._race_seen: RaceView | None = None
@@ -178,6 +181,9 @@ class TerminalApp:
                 self.render()
             else:
                 await self._new_game(self.code)
+            if self.watch:
+                await self._watch_until_won()
+                return 0
             async for line in self._lines():
                 if not await self.handle(line):
                     break
@@ -187,6 +193,26 @@ class TerminalApp:
             return 1
         finally:
             await self.close()
+
+    async def _watch_until_won(self) -> None:
+        """Follows the game until it is won or ``q`` is typed; the end of the input alone
+        does not stop watching (a watcher's stdin may well be closed)."""
+
+        async def read_commands() -> None:
+            async for line in self._lines():
+                if not await self.handle(line):
+                    return
+            await self.watched_game_won.wait()
+
+        reader = asyncio.create_task(read_commands())
+        won = asyncio.create_task(self.watched_game_won.wait())
+        try:
+            await asyncio.wait({reader, won}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            won.cancel()
+        if reader.done() and not reader.cancelled() and reader.exception() is not None:
+            raise reader.exception()  # type: ignore[misc]
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -274,12 +300,17 @@ class TerminalApp:
         self.started_at = self.clock()
         if token is None:
             session.add_listener(self._on_watched_update)
+            if session.state.won:
+                self.watched_game_won.set()
         self.game_ready.set()
 
     def _on_watched_update(self, update: Update) -> None:
         if update.type == "change":
             self.write(f"-- {update.notation} (version {update.version})")
         self.render()
+        if self.session is not None and self.session.state.won:
+            self.write("The game is won.")
+            self.watched_game_won.set()
 
     async def _play(self, notation: str) -> None:
         if self.session is None:

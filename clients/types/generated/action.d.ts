@@ -11,11 +11,11 @@ export type Action = (MoveAction | DrawAction | RecycleAction | TapAction | Resi
 export interface MoveAction {
   type: "move";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -41,7 +41,7 @@ export interface RecycleAction {
 export interface TapAction {
   type: "tap";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   double?: boolean;

@@ -63,11 +63,11 @@ export interface ActionMessage {
 export interface MoveAction {
   type: "move";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -93,7 +93,7 @@ export interface RecycleAction {
 export interface TapAction {
   type: "tap";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   double?: boolean;

@@ -169,11 +169,11 @@ export interface Change {
 export interface MoveAction {
   type: "move";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -199,7 +199,7 @@ export interface RecycleAction {
 export interface TapAction {
   type: "tap";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   double?: boolean;
@@ -213,11 +213,11 @@ export interface ResignAction {
 export interface MovedEvent {
   type: "moved";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -228,7 +228,7 @@ export interface MovedEvent {
 export interface FlippedEvent {
   type: "flipped";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   pile: string;
   /**
@@ -242,7 +242,7 @@ export interface FlippedEvent {
 export interface TurnedDownEvent {
   type: "turned_down";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   pile: string;
 }
@@ -448,7 +448,13 @@ export interface RacePlayer {
    * Cards on the foundations.
    */
   foundations: number;
+  /**
+   * Before the start, the opening score: 0 (Normal) or -104 (Vegas).
+   */
   score: number;
+  /**
+   * `score` as the game shows it; before the start `0` (Normal) or `-$104` (Vegas), never empty.
+   */
   score_display: string;
   moves: number;
 }

@@ -69,11 +69,11 @@ export interface Change {
 export interface MoveAction {
   type: "move";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -108,7 +108,7 @@ export interface RecycleAction {
 export interface TapAction {
   type: "tap";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   double?: boolean;
@@ -129,11 +129,11 @@ export interface ResignAction {
 export interface MovedEvent {
   type: "moved";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -148,7 +148,7 @@ export interface MovedEvent {
 export interface FlippedEvent {
   type: "flipped";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   pile: string;
   /**
@@ -165,7 +165,7 @@ export interface FlippedEvent {
 export interface TurnedDownEvent {
   type: "turned_down";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   pile: string;
 }

@@ -68,11 +68,11 @@ export interface Change {
 export interface MoveAction {
   type: "move";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -107,7 +107,7 @@ export interface RecycleAction {
 export interface TapAction {
   type: "tap";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   double?: boolean;
@@ -128,11 +128,11 @@ export interface ResignAction {
 export interface MovedEvent {
   type: "moved";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   from: string;
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   to: string;
   /**
@@ -147,7 +147,7 @@ export interface MovedEvent {
 export interface FlippedEvent {
   type: "flipped";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   pile: string;
   /**
@@ -164,7 +164,7 @@ export interface FlippedEvent {
 export interface TurnedDownEvent {
   type: "turned_down";
   /**
-   * `w` waste, `c1`.. columns, `f` foundation area, `f1`.. foundation places.
+   * `w` waste, `s` stock, `c1`.. columns, `f` foundation area, `f1`.. foundation places; any letter case.
    */
   pile: string;
 }

@@ -9,7 +9,7 @@ export interface RaceJoined {
    */
   player_token: string;
   /**
-   * Your game; it exists once the race starts.
+   * Your game. It exists from the moment you join, but reading or playing it is refused with `race_not_started` until the countdown is over.
    */
   game_id: string;
   race: RaceView;
@@ -71,7 +71,13 @@ export interface RacePlayer {
    * Cards on the foundations.
    */
   foundations: number;
+  /**
+   * Before the start, the opening score: 0 (Normal) or -104 (Vegas).
+   */
   score: number;
+  /**
+   * `score` as the game shows it; before the start `0` (Normal) or `-$104` (Vegas), never empty.
+   */
   score_display: string;
   moves: number;
 }

@@ -61,7 +61,13 @@ export interface RacePlayer {
    * Cards on the foundations.
    */
   foundations: number;
+  /**
+   * Before the start, the opening score: 0 (Normal) or -104 (Vegas).
+   */
   score: number;
+  /**
+   * `score` as the game shows it; before the start `0` (Normal) or `-$104` (Vegas), never empty.
+   */
   score_display: string;
   moves: number;
 }

@@ -1,0 +1,310 @@
+"""The machine-readable protocol and the prose agree with what the service does.
+
+A front end written from openapi.json, asyncapi.yaml, the schemas, their examples and
+docs/ alone must meet no answer they do not describe. ``tests/support.py`` checks every
+HTTP answer of every test against openapi.json (status and error code); this module
+covers the rest: routes, error codes, the example documents, pile names and the order
+in which refusals are reported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+from starlette.routing import Route
+
+from service import engine, protocol
+from service.app import ROUTES
+from service.openapi import ERROR_STATUS, openapi_document
+from tests.support import CheckedClient, auth, documented_error_codes, service_client
+from tests.test_docs import code_span, section, table_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "schemas"
+EXAMPLES = SCHEMAS / "examples"
+PROTOCOL = ROOT / "docs" / "protocol.md"
+NOTATION = ROOT / "docs" / "notation.md"
+
+# Codes the WebSocket never sends: a rule's refusal is a `result` there, and the others
+# answer only HTTP routes (the HTTP layer, records, players, the daily challenge, pools).
+HTTP_ONLY_CODES = {
+    "rule_violation",
+    "method_not_allowed",
+    "internal_error",
+    "game_not_over",
+    "bad_name",
+    "daily_closed",
+    "winnable_pool_empty",
+}
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- OpenAPI
+
+
+def route_operations() -> list[tuple[str, str]]:
+    operations = []
+    for route in ROUTES:
+        if isinstance(route, Route):
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                operations.append((method.lower(), route.path))
+    return operations
+
+
+@pytest.mark.parametrize(("method", "path"), route_operations())
+def test_every_route_is_in_openapi(method: str, path: str) -> None:
+    paths = load(SCHEMAS / "openapi.json")["paths"]
+    assert method in paths.get(path, {}), f"{method.upper()} {path} is not in openapi.json"
+
+
+def test_openapi_statuses_are_those_of_the_error_table() -> None:
+    table = {code_span(row[0]): row[1] for row in table_rows(section(PROTOCOL, "error-codes"))}
+    for code, status in ERROR_STATUS.items():
+        assert table[code.value] == str(status), code
+    http_codes = {code for code, status in table.items() if status.isdigit()}
+    assert http_codes == {code.value for code in ERROR_STATUS}
+    for path, item in openapi_document()["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if "application/problem+json" not in response.get("content", {}):
+                    continue
+                for code in documented_error_codes(response):
+                    assert table[code] == status, f"{method} {path}: {code} is not a {status}"
+
+
+def test_the_committed_openapi_is_the_one_served(memory_client: CheckedClient) -> None:
+    assert memory_client.get("/openapi.json").json() == load(SCHEMAS / "openapi.json")
+
+
+def race_in_lobby(client: CheckedClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    created = client.post("/races", json={"name": "Ada", "game": "TF", **body}).json()
+    joined = client.post(
+        "/races/join", json={"join_code": created["join_code"], "name": "Bo"}
+    ).json()
+    return created, joined
+
+
+def wait_until_running(client: CheckedClient, race_id: str) -> None:
+    deadline = time.monotonic() + 5
+    while client.get(f"/races/{race_id}").json()["race"]["status"] != "running":
+        assert time.monotonic() < deadline, "the race did not start"
+        time.sleep(0.01)
+
+
+def test_every_answer_about_a_race_game_is_in_openapi() -> None:
+    """The answers that openapi.json once lacked: each request goes through the checked
+    client, which fails on a status or code the document does not list."""
+    with service_client(race_countdown_seconds=0.0) as client:
+        created, joined = race_in_lobby(client)
+        game_id, token = created["game_id"], created["player_token"]
+        # The game exists from joining on, as race-joined.json says, but stays closed.
+        for path in (f"/games/{game_id}", f"/games/{game_id}/legal-actions"):
+            answer = client.get(path, headers=auth(token))
+            assert (answer.status_code, answer.json()["code"]) == (409, "race_not_started")
+        played = client.post(f"/games/{game_id}/actions", json={"action": "d"}, headers=auth(token))
+        assert (played.status_code, played.json()["code"]) == (409, "race_not_started")
+        assert "race_not_started" in protocol.RaceJoined.model_fields["game_id"].description
+
+        started = client.post(f"/races/{created['race_id']}/start", headers=auth(token))
+        assert started.status_code == 200
+        wait_until_running(client, created["race_id"])
+        answers = {
+            "no token": client.get(f"/games/{game_id}"),
+            "another player's token": client.get(
+                f"/games/{game_id}", headers=auth(joined["player_token"])
+            ),
+            "record": client.get(f"/games/{game_id}/record", headers=auth(token)),
+        }
+        assert {name: (a.status_code, a.json()["code"]) for name, a in answers.items()} == {
+            "no token": (403, "race_running"),
+            "another player's token": (401, "unauthorized"),
+            "record": (403, "race_running"),
+        }
+        assert client.get(f"/games/{game_id}", headers=auth(token)).status_code == 200
+
+
+# --------------------------------------------------------------------------- AsyncAPI
+
+
+def test_asyncapi_names_every_error_code_the_websocket_sends() -> None:
+    document = yaml.safe_load((SCHEMAS / "asyncapi.yaml").read_text(encoding="utf-8"))
+    described = document["components"]["messages"]["error"]["description"]
+    named = set(re.findall(r"`([a-z_]+)`", described))
+    codes = {code.value for code in protocol.ErrorCode}
+    websocket_codes = codes - HTTP_ONLY_CODES
+    assert websocket_codes <= named, f"AsyncAPI error lacks {sorted(websocket_codes - named)}"
+    enum = set(load(SCHEMAS / "server-message.json")["$defs"]["ErrorCode"]["enum"])
+    assert websocket_codes <= enum, f"server-message.json lacks {sorted(websocket_codes - enum)}"
+
+
+# --------------------------------------------------------------------------- examples
+
+
+def player_entries(node: Any) -> list[dict[str, Any]]:
+    """Every race player or ranking entry (anything with ``score_display``) in a document."""
+    found = []
+    if isinstance(node, dict):
+        if "score_display" in node and "player_id" in node:
+            found.append(node)
+        for value in node.values():
+            found.extend(player_entries(value))
+    elif isinstance(node, list):
+        for value in node:
+            found.extend(player_entries(value))
+    return found
+
+
+def json_blocks(path: Path) -> list[Any]:
+    """The fenced ``json`` blocks of a Markdown file that are whole documents."""
+    blocks = []
+    for block in re.findall(r"```json\n(.*?)```", path.read_text(encoding="utf-8"), re.S):
+        try:
+            blocks.append(json.loads(block))
+        except json.JSONDecodeError:
+            continue  # an excerpt ("result": {...}) rather than a document
+    return blocks
+
+
+def race_documents() -> list[tuple[str, Any]]:
+    documents = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
+    documents += [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
+    return [(name, doc) for name, doc in documents if player_entries(doc)]
+
+
+def scoring_of(document: Any) -> engine.Scoring:
+    race = document.get("race", document)
+    return engine.Scoring(race.get("scoring", "normal"))
+
+
+@pytest.mark.parametrize(
+    ("name", "document"), [pytest.param(*item, id=item[0]) for item in race_documents()]
+)
+def test_race_examples_show_the_score_as_the_service_does(name: str, document: Any) -> None:
+    scoring = scoring_of(document)
+    for entry in player_entries(document):
+        assert entry["score_display"] == engine.format_score(entry["score"], scoring), (
+            f"{name}: player {entry['player_id']} has score {entry['score']} shown as "
+            f"{entry['score_display']!r}"
+        )
+
+
+def test_race_examples_exist() -> None:
+    assert len(race_documents()) >= 10
+
+
+VOLATILE = re.compile(r"(^|_)(id|token|code|time|at)$|^host$")
+
+
+def masked(node: Any) -> Any:
+    """``node`` with ids, tokens, join codes and times replaced by their JSON type."""
+    if isinstance(node, dict):
+        return {
+            key: type(value).__name__ if VOLATILE.search(key) else masked(value)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [masked(value) for value in node]
+    return node
+
+
+@pytest.mark.parametrize("scoring", ["normal", "vegas"])
+def test_lobby_examples_are_what_the_service_sends(scoring: str) -> None:
+    host = load(EXAMPLES / "valid" / "rest.race-joined.host.json")
+    guest = load(EXAMPLES / "valid" / "rest.race-joined.guest.json")
+    with service_client() as client:
+        # Solitaire Réfléchi is scored Normal only, so Vegas is shown on Double Solitaire.
+        game = "TF" if scoring == "normal" else "DS"
+        request = {"name": "Ada", "game": game, "draw": 1, "max_players": 2}
+        created = client.post(
+            "/races", json={**request, "time_limit_seconds": 600, "scoring": scoring}
+        ).json()
+        joined = client.post(
+            "/races/join", json={"join_code": created["join_code"], "name": "Bo"}
+        ).json()
+    if scoring == "normal":
+        assert masked(created) == masked(host)
+        assert masked(joined) == masked(guest)
+    opening = engine.VEGAS_START if scoring == "vegas" else 0
+    for player in joined["race"]["players"]:
+        assert (player["score"], player["score_display"]) == (
+            opening,
+            engine.format_score(opening, engine.Scoring(scoring)),
+        )
+    opening_text = f'`{opening}` and `"{engine.format_score(opening, engine.Scoring(scoring))}"`'
+    assert opening_text in PROTOCOL.read_text(encoding="utf-8").replace("\n", " ")
+
+
+# --------------------------------------------------------------------------- pile names
+
+
+def pile_candidates() -> list[str]:
+    letters = "wsfcxWSFCX"
+    numbers = ["", "0", "1", "4", "9", "10", "99", "100"]
+    return [letter + number for letter in letters for number in numbers]
+
+
+def engine_reads_pile(text: str) -> bool:
+    """The notation reads it as a pile name (numbering is checked against the table)."""
+    try:
+        engine.parse_pile(text)
+    except engine.InvalidActionError as error:
+        return error.code == "bad_index"
+    return True
+
+
+def test_the_pile_pattern_accepts_exactly_the_notation_s_pile_names() -> None:
+    move = load(SCHEMAS / "action.json")["$defs"]["MoveAction"]
+    checker = Draft202012Validator(move["properties"]["to"])
+    for text in pile_candidates():
+        assert checker.is_valid(text) == engine_reads_pile(text), text
+    for text in ("W", "F", "C1", "F2", "S"):
+        assert checker.is_valid(text), text
+
+
+# --------------------------------------------------------------------------- refusal order
+
+
+def refusal_examples() -> list[list[str]]:
+    return table_rows(section(PROTOCOL, "refusal-order"))
+
+
+@pytest.mark.parametrize("row", refusal_examples(), ids=lambda row: " ".join(row))
+def test_refusal_order_examples_hold(row: list[str]) -> None:
+    code, before, action, reported = row
+    game = engine.new_game(code_span(code))
+    for text in before.strip("`").split():
+        game.play_text(text)
+    with pytest.raises((engine.IllegalActionError, engine.InvalidActionError)) as refused:
+        game.play_text(code_span(action))
+    error = refused.value
+    got = error.rule_id if isinstance(error, engine.IllegalActionError) else error.code
+    assert got == code_span(reported)
+
+
+def test_refusal_order_covers_the_issue_s_cases() -> None:
+    actions = {code_span(row[2]) for row in refusal_examples()}
+    assert {"c4:2>f", "r", "c1>c1"} <= actions
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def test_notation_s_vegas_position_is_the_engine_s() -> None:
+    match = re.search(
+        r"The same deal with Vegas scoring starts `([^`]*) \.\.\.` and ends `([^`]*)`",
+        NOTATION.read_text(encoding="utf-8"),
+    )
+    assert match, "docs/notation.md no longer shows the Vegas position"
+    position = engine.new_game("DS1-D1V-AAAAAAB").position_text()
+    assert position.startswith(match.group(1) + " ")
+    assert position.endswith(" " + match.group(2))
