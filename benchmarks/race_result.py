@@ -313,7 +313,9 @@ async def _one_race(
         expect(len(result["ranking"]) == 2, tally, "bad_ranking")
         expect(set(result["records"]) == {p["player_id"] for p in players}, tally, "bad_records")
         for record in result["records"].values():
-            expect(record.split(" ")[1:] == ["d"] * args.moves, tally, "bad_record")
+            # Each player drew, then resigned: resigning is the game's last action.
+            expected = ["d"] * args.moves + ["resign"]
+            expect(record.split(" ")[1:] == expected, tally, "bad_record")
         progress = sum(
             1 for conn in conns for _, f in conn.frames if f.get("type") == "race_progress"
         )

@@ -105,6 +105,16 @@ def analyse(record_text: str, seconds: float) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the service side
 
 
+def _stop_now(executor: Executor) -> None:
+    """Shuts a process pool down without waiting for the search under way: a solver
+    process holds no state worth finishing, and shutting down must not wait seconds."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+
+
 class Analysis:
     def __init__(self, records: Records, settings: Settings) -> None:
         self.records = records
@@ -138,7 +148,7 @@ class Analysis:
                 await task
         for executor in (self._solving, self._hinting):
             if executor is not None:
-                executor.shutdown(wait=False, cancel_futures=True)
+                _stop_now(executor)
 
     async def _guard(self, call: Any) -> Any:
         try:
@@ -206,7 +216,7 @@ class Analysis:
             return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
         except BrokenProcessPool as exc:
             log.warning("a solver process died; starting a new one")
-            executor.shutdown(wait=False, cancel_futures=True)
+            _stop_now(executor)
             if hinting:
                 self._hinting = None
             else:
