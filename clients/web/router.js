@@ -17,12 +17,21 @@ export function pageLink(path) {
 const page = byId("page", HTMLElement);
 const body = byId("page-body", HTMLElement);
 
+/** The page lies under the header, whose buttons (language, navigation) stay usable. */
+function placeBelowHeader() {
+  const header = document.querySelector("header.bar");
+  page.style.top = `${header ? header.getBoundingClientRect().bottom : 0}px`;
+}
+
 function route() {
+  placeBelowHeader();
   const path = location.hash.startsWith("#/") ? location.hash.slice(2) : "";
   const [name, arg] = path.split("/");
   if (name !== "replay") closeReplay();
   page.hidden = !name;
   page.dataset.page = name ?? "";
+  // The new-game menu waits behind an open page (style.css hides it meanwhile).
+  document.body.dataset.page = name ?? "";
   for (const tab of document.querySelectorAll("[data-nav]")) {
     tab.classList.toggle("active", tab.getAttribute("data-nav") === name);
   }
@@ -39,6 +48,7 @@ byId("page-close", HTMLButtonElement).addEventListener("click", () => {
   route();
 });
 window.addEventListener("hashchange", route);
+window.addEventListener("resize", placeBelowHeader);
 // A language switch re-renders the open page in the new words.
 byId("btn-lang", HTMLButtonElement).addEventListener("click", () =>
   setTimeout(() => {

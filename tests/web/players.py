@@ -50,8 +50,11 @@ def random_play(api: Api, game_id: str, token: str, actions: int, seed: int) -> 
     chooser = random.Random(seed)
     for _ in range(actions):
         legal = api.legal(game_id, token)
-        if chooser.random() < 0.15:
+        undoable = api.state(game_id, token)[1]["undo_available"] > 0
+        if undoable and (not legal or chooser.random() < 0.15):
             legal = ["u"]
+        if not legal:
+            return
         play(api, game_id, token, [chooser.choice(legal)])
 
 
