@@ -81,6 +81,36 @@ async function challengeCard(challenge, error) {
     play, board);
 }
 
+/**
+ * The day before `date` (`YYYY-MM-DD`, UTC).
+ * @param {string} date
+ */
+export function dayBefore(date) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * Yesterday's boards, public now: every ranked game can be watched again.
+ * @param {string} date
+ * @param {string[]} modes
+ */
+async function pastBoards(date, modes) {
+  const boards = await Promise.all(
+    modes.map(async (mode) => {
+      try {
+        const board = await dailyBoard(date, mode);
+        return h("section", { class: "daily-card", "data-testid": "daily-past", "data-mode": mode },
+          h("h3", {}, modeLabel(mode)), boardTable(board));
+      } catch {
+        return null; // a day before the service kept boards
+      }
+    }),
+  );
+  return h("div", {}, h("h2", {}, `${t("daily_yesterday")} · ${date}`), h("div", { class: "daily-grid" }, boards));
+}
+
 /** @param {HTMLElement} root */
 export async function showDaily(root) {
   if (countdownTimer) clearInterval(countdownTimer);
@@ -97,11 +127,14 @@ export async function showDaily(root) {
     countdownTimer = setInterval(tick, 1000);
     const error = h("p", { class: "form-error", "data-testid": "daily-error", hidden: true });
     const cards = await Promise.all(overview.challenges.map((c) => challengeCard(c, error)));
+    const modes = overview.challenges.map((c) => c.mode);
+    const past = await pastBoards(dayBefore(overview.date), modes);
     fill(root,
       h("h2", {}, `${t("daily_title")} · ${overview.date}`),
       h("p", { class: "hint" }, `${t("daily_next_in")} `, countdown),
       error,
-      h("div", { class: "daily-grid" }, cards));
+      h("div", { class: "daily-grid" }, cards),
+      past);
   } catch (error) {
     fill(root, h("h2", {}, t("daily_title")), h("p", { class: "form-error", "data-testid": "page-error" }, errorText(error)));
   }
