@@ -1,0 +1,38 @@
+"""Resigning a single game: the end screen shows the deal's code from the record and
+links to the replay of the game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tests.web.pages import expect, is_post, start_code
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from tests.web.conftest import Api
+
+CODE = "TF1-D1N-AAAAAAB"
+
+
+def test_resign_then_watch_the_replay(page: Page, api: Api) -> None:
+    created = start_code(page, CODE)
+    game_id = created["game_id"]
+    page.on("dialog", lambda dialog: dialog.accept())
+    with page.expect_response(is_post(f"/games/{game_id}/resign")) as resigned:
+        page.get_by_test_id("resign").click()
+    assert resigned.value.status == 200
+    expect(page.get_by_test_id("solo-end-code")).to_have_text(CODE)
+    assert api.state(game_id)[1]["resigned"]
+    expect(page.get_by_test_id("resign")).to_be_hidden()
+
+    page.get_by_test_id("solo-end-replay").click()
+    expect(page.get_by_test_id("solo-end")).to_be_hidden()
+    expect(page.get_by_test_id("replay-position")).to_have_text("0 / 1")
+    page.get_by_test_id("replay-end").click()
+    expect(page.get_by_test_id("replay-notation")).to_have_text("resign")
+
+
+def test_no_resign_button_before_a_game(page: Page) -> None:
+    expect(page.get_by_test_id("menu")).to_be_visible()
+    expect(page.get_by_test_id("resign")).to_be_hidden()
