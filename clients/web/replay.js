@@ -66,11 +66,11 @@ class Viewer {
         ` · ${t("moves")} ${result.moves} · ${t("score")} ${result.score_display}`,
         result.duration_ms === null ? "" : ` · ${clock(result.duration_ms)}`),
       h("div", { class: "row replay-controls" },
-        h("button", { type: "button", "data-testid": "replay-start", "aria-label": t("replay_start") }, "⏮"),
-        h("button", { type: "button", "data-testid": "replay-back", "aria-label": t("replay_back") }, "◀"),
+        h("button", { type: "button", "data-testid": "replay-start", "aria-label": t("replay_start") }, "«"),
+        h("button", { type: "button", "data-testid": "replay-back", "aria-label": t("replay_back") }, "‹"),
         this.playButton,
-        h("button", { type: "button", "data-testid": "replay-forward", "aria-label": t("replay_forward") }, "▶"),
-        h("button", { type: "button", "data-testid": "replay-end", "aria-label": t("replay_end") }, "⏭"),
+        h("button", { type: "button", "data-testid": "replay-forward", "aria-label": t("replay_forward") }, "›"),
+        h("button", { type: "button", "data-testid": "replay-end", "aria-label": t("replay_end") }, "»"),
         speed, this.position),
       this.slider,
       h("p", { class: "replay-notation", "data-testid": "replay-notation" }),
@@ -100,7 +100,7 @@ class Viewer {
     this.position.textContent = `${this.index} / ${last}`;
     this.position.dataset.index = String(this.index);
     this.notation.textContent = this.index ? this.game.actions[this.index - 1].notation : t("replay_opening");
-    this.playButton.textContent = this.timer ? "⏸" : "⏵";
+    this.playButton.textContent = this.timer ? t("replay_pause") : t("replay_play");
     this.playButton.setAttribute("aria-label", this.timer ? t("replay_pause") : t("replay_play"));
   }
 
@@ -121,7 +121,7 @@ class Viewer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.playButton) {
-      this.playButton.textContent = "⏵";
+      this.playButton.textContent = t("replay_play");
       this.playButton.setAttribute("aria-label", t("replay_play"));
     }
   }

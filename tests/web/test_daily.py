@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -67,6 +68,7 @@ def test_daily_page_board_and_replays_after_the_day(
     clock: FakeClock,
     page_errors: PageErrors,
     viewport: str,
+    screenshots: Path,
 ) -> None:
     api = Api(clocked_server)
     ada, bob = new_player(api, "Ada"), new_player(api, "Bob")
@@ -89,6 +91,8 @@ def test_daily_page_board_and_replays_after_the_day(
         expect(rows).to_have_count(2)
         expect(played.locator("tr.me")).to_contain_text("Ada")
         expect(played.get_by_test_id("board-replay")).to_have_count(0)  # the day is not over
+        if viewport == "desktop":
+            page.screenshot(path=str(screenshots / "daily.png"))
 
         fresh = page.locator('[data-testid=daily-challenge][data-mode="DS.D1N"]')
         expect(fresh.get_by_test_id("daily-play")).to_have_text("Play (ranked)")

@@ -3,6 +3,7 @@ the game's public changes, stepped, played, jumped to, and opened from a shared 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -53,7 +54,7 @@ def test_a_won_game_replays_to_the_win(page: Page, api: Api) -> None:
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_step_play_and_jump_from_a_shared_link(
-    new_context: Any, page_errors: PageErrors, api: Api, viewport: str
+    new_context: Any, page_errors: PageErrors, api: Api, viewport: str, screenshots: Path
 ) -> None:
     game_id = won_game(api)
     last = api.state(game_id)[0]
@@ -74,6 +75,7 @@ def test_step_play_and_jump_from_a_shared_link(
 
     page.get_by_test_id("replay-slider").fill(str(last - 1))
     expect(position).to_have_text(f"{last - 1} / {last}")
+    page.screenshot(path=str(screenshots / f"replay-{viewport}.png"))
     page.get_by_test_id("replay-end").click()
     expect(position).to_have_text(f"{last} / {last}")
 

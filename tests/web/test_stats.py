@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_stats_and_chart_after_a_won_game(
-    new_context: Any, page_errors: PageErrors, api: Api, viewport: str
+    new_context: Any, page_errors: PageErrors, api: Api, viewport: str, screenshots: Path
 ) -> None:
     player = new_player(api, "Ada")
     won_game(api, player["player_token"])
@@ -34,6 +35,8 @@ def test_stats_and_chart_after_a_won_game(
     expect(chart).to_be_visible()
     expect(chart.locator('rect.bar-rate[data-mode="TF.D1N"]')).to_have_count(1)
     expect(chart).to_contain_text("100 %")
+    if viewport == "desktop":
+        page.screenshot(path=str(screenshots / "statistics.png"))
 
     page.get_by_test_id("lang-toggle").click()
     expect(page.get_by_test_id("page")).to_contain_text("Tilastot")
