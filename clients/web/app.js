@@ -4,16 +4,17 @@
 import { ApiError, createGame, createRace, joinRace } from "./api.js";
 import { Board } from "./board.js";
 import { Connection, socketUrl } from "./connection.js";
-import { byId, clock, fill, finishTime, h } from "./dom.js";
+import { byId, clock } from "./dom.js";
 import { GameSession } from "./game.js";
 import { lang, setLang, t, translate } from "./i18n.js";
 import { RaceSession } from "./race.js";
+import { field, load, radio, save } from "./storage.js";
+import { renderLobby, renderOpponents, renderResult } from "./race-view.js";
 
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").Rejection} Rejection */
 /** @typedef {import("./types.js").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types.js").RaceView} RaceView */
-/** @typedef {import("./types.js").RacePlayer} RacePlayer */
 /** @typedef {import("./types.js").CreatedGame} CreatedGame */
 /** @typedef {import("./types.js").RaceJoined} RaceJoined */
 /** @typedef {import("./types.js").ActionInput} ActionInput */
@@ -45,7 +46,6 @@ const STORE_RACE = "solitaire.race";
 const STORE_LANG = "solitaire.lang";
 const STORE_DOUBLE = "solitaire.double-click";
 const STORE_NAME = "solitaire.name";
-const TOTAL_CARDS = { DS: 104, TF: 52 };
 
 /** @type {Partial<Record<ErrorCode, { en: string, fi: string }>>} */
 const ERROR_TEXT = {
@@ -61,50 +61,6 @@ const ERROR_TEXT = {
     fi: "Palvelin on kiireinen; yritä uudelleen.",
   },
 };
-
-/**
- * @param {string} key
- * @returns {string | null}
- */
-function load(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * @param {string} key
- * @param {string | null} value
- */
-function save(key, value) {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // storage may be unavailable (private mode); settings then last for the visit
-  }
-}
-
-/**
- * The checked value of a radio group in a form.
- * @param {HTMLFormElement} form
- * @param {string} name
- */
-function radio(form, name) {
-  const field = form.elements.namedItem(name);
-  return field instanceof RadioNodeList ? field.value : "";
-}
-
-/**
- * @param {HTMLFormElement} form
- * @param {string} name
- */
-function field(form, name) {
-  const node = form.elements.namedItem(name);
-  return node instanceof HTMLInputElement || node instanceof HTMLSelectElement ? node : null;
-}
 
 class App {
   constructor() {
@@ -750,12 +706,12 @@ class App {
     }
 
     ui.lobby.hidden = race.status !== "lobby";
-    if (race.status === "lobby") this.renderLobby(race);
+    if (race.status === "lobby") renderLobby(this.ui, race, this.race);
     ui.opponents.hidden = race.status === "lobby";
-    if (race.status !== "lobby") this.renderOpponents(race);
+    if (race.status !== "lobby") renderOpponents(this.ui, race, this.race);
     ui.resign.hidden = !(race.status === "running" && me?.state === "playing");
     if (race.status === "finished") {
-      this.renderResult(race);
+      renderResult(this.ui, race, this.race);
       ui.result.hidden = this.resultClosedFor === race.race_id;
     } else {
       ui.result.hidden = true;
@@ -767,157 +723,6 @@ class App {
       this.setNotice(null);
     }
     this.renderHud();
-  }
-
-  /** @param {RaceView} race */
-  renderLobby(race) {
-    const ui = this.ui;
-    const session = this.race;
-    const me = session?.me();
-    ui.lobbyCode.textContent = race.join_code;
-    ui.lobbySettings.textContent = [
-      race.game === "DS" ? t("game_DS") : t("game_TF"),
-      race.draw === 3 ? t("draw_3") : t("draw_1"),
-      race.scoring === "vegas" ? t("scoring_vegas") : t("scoring_normal"),
-      `${race.players.length}/${race.max_players} ${t("players").toLowerCase()}`,
-      race.time_limit_seconds
-        ? `${t("time_limit")} ${clock(race.time_limit_seconds * 1000)}`
-        : null,
-    ]
-      .filter(Boolean)
-      .join(" · ");
-    fill(
-      ui.lobbyPlayers,
-      race.players.map((player) =>
-        h(
-          "li",
-          {
-            class: `player${player.ready ? " ready" : ""}${player.connected ? "" : " away"}`,
-            "data-testid": "race-player",
-            "data-player-id": player.player_id,
-            "data-ready": player.ready,
-          },
-          h("span", { class: "dot", "aria-hidden": "true" }),
-          h("span", { class: "name" }, player.name),
-          player.player_id === race.host ? h("span", { class: "tag" }, t("host")) : null,
-          player.player_id === session?.you?.player_id
-            ? h("span", { class: "tag you" }, t("you"))
-            : null,
-          h("span", { class: "ready-state" }, player.ready ? t("ready") : t("not_ready")),
-        ),
-      ),
-    );
-    ui.lobbyReady.textContent = me?.ready ? t("unready") : t("i_am_ready");
-    ui.lobbyReady.dataset.ready = String(!!me?.ready);
-    ui.lobbyStart.hidden = !session?.isHost();
-  }
-
-  /** @param {RaceView} race */
-  renderOpponents(race) {
-    const session = this.race;
-    const total = TOTAL_CARDS[race.game];
-    const others = race.players.filter((p) => p.player_id !== session?.you?.player_id);
-    fill(
-      this.ui.opponents,
-      h("span", { class: "label" }, t("opponents")),
-      others.map((player) =>
-        h(
-          "div",
-          {
-            class: `opponent state-${player.state}`,
-            "data-testid": "opponent",
-            "data-player-id": player.player_id,
-            "data-state": player.state,
-            "data-moves": player.moves,
-            "data-foundations": player.foundations,
-          },
-          h("span", { class: "name" }, player.name),
-          h(
-            "span",
-            {
-              class: "progress",
-              role: "progressbar",
-              "aria-valuemin": 0,
-              "aria-valuemax": total,
-              "aria-valuenow": player.foundations,
-            },
-            h("span", { class: "fill", style: `width:${(100 * player.foundations) / total}%` }),
-          ),
-          h(
-            "span",
-            { class: "figure", "data-testid": "opponent-foundations" },
-            `${player.foundations}/${total}`,
-          ),
-          h(
-            "span",
-            { class: "figure", title: t("score") },
-            h("small", {}, "★"),
-            h("span", { "data-testid": "opponent-score" }, player.score_display || "0"),
-          ),
-          h(
-            "span",
-            { class: "figure", "data-testid": "opponent-moves" },
-            `${player.moves} ${t("moves").toLowerCase()}`,
-          ),
-          h(
-            "span",
-            { class: "badge-state", "data-testid": "opponent-state" },
-            this.stateText(player.state),
-          ),
-        ),
-      ),
-    );
-  }
-
-  /** @param {RacePlayer["state"]} state */
-  stateText(state) {
-    return t(`state_${state}`);
-  }
-
-  /** @param {RaceView} race */
-  renderResult(race) {
-    const ui = this.ui;
-    const result = race.result;
-    const total = TOTAL_CARDS[race.game];
-    const myId = this.race?.you?.player_id;
-    fill(
-      ui.resultRows,
-      (result?.ranking ?? []).map((entry) =>
-        h(
-          "tr",
-          {
-            "data-testid": "result-row",
-            "data-player-id": entry.player_id,
-            "data-rank": entry.rank,
-            "data-state": entry.state,
-            class: entry.player_id === myId ? "me" : null,
-          },
-          h("td", { class: "rank" }, entry.rank),
-          h(
-            "td",
-            { class: "who" },
-            entry.name,
-            entry.player_id === myId ? h("span", { class: "tag you" }, t("you")) : null,
-          ),
-          h(
-            "td",
-            {},
-            entry.finish_ms !== null
-              ? finishTime(entry.finish_ms)
-              : h(
-                  "span",
-                  { class: `badge-state state-${entry.state}` },
-                  this.stateText(entry.state),
-                ),
-          ),
-          h("td", {}, `${entry.foundations}/${total}`),
-          h("td", {}, entry.score_display || "0"),
-          h("td", { class: "moves" }, entry.moves),
-        ),
-      ),
-    );
-    ui.resultCode.textContent = result?.code ?? "";
-    ui.resultRematch.textContent = race.rematch_race_id ? t("join_rematch") : t("rematch");
   }
 }
 
