@@ -1,11 +1,12 @@
-"""Resigning a single game: the end screen shows the deal's code from the record and
-links to the replay of the game."""
+"""The ends of a single game: resigning shows the deal's code from the record, and both
+that end screen and the "You won" banner link to the replay of the game."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from tests.web.pages import expect, is_post, start_code
+from tests.web.players import WINNING_CODE, WINNING_LINE, play
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -36,3 +37,13 @@ def test_resign_then_watch_the_replay(page: Page, api: Api) -> None:
 def test_no_resign_button_before_a_game(page: Page) -> None:
     expect(page.get_by_test_id("menu")).to_be_visible()
     expect(page.get_by_test_id("resign")).to_be_hidden()
+
+
+def test_the_won_banner_links_to_the_replay(page: Page, api: Api) -> None:
+    created = start_code(page, WINNING_CODE)
+    play(api, created["game_id"], created["player_token"], WINNING_LINE.split())
+    expect(page.get_by_test_id("won")).to_be_visible()
+    expect(page.get_by_test_id("resign")).to_be_hidden()
+    page.get_by_test_id("won-replay").click()
+    last = len(WINNING_LINE.split())
+    expect(page.get_by_test_id("replay-position")).to_have_text(f"0 / {last}")
