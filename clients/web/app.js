@@ -1,15 +1,32 @@
 // @ts-check
 // The page: menus, the game being played, races, and everything the player reads.
 
-import { ApiError, createGame, createRace, joinRace } from "./api.js";
+import { ApiError, createGame } from "./api.js";
 import { Board } from "./board.js";
 import { Connection, socketUrl } from "./connection.js";
 import { byId, clock } from "./dom.js";
 import { GameSession } from "./game.js";
 import { lang, setLang, t, translate } from "./i18n.js";
 import { RaceSession } from "./race.js";
-import { field, load, radio, save } from "./storage.js";
-import { renderLobby, renderOpponents, renderResult } from "./race-view.js";
+import {
+  STORE_DOUBLE,
+  STORE_GAME,
+  STORE_LANG,
+  STORE_NAME,
+  STORE_RACE,
+  field,
+  load,
+  radio,
+  save,
+} from "./storage.js";
+import {
+  createRace,
+  joinRace,
+  leaveRace,
+  rematch,
+  renderRace,
+  switchRace,
+} from "./race-flow.js";
 
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").Rejection} Rejection */
@@ -41,11 +58,6 @@ import { renderLobby, renderOpponents, renderResult } from "./race-view.js";
  * @typedef {{ race_id: string, token: string }} SavedRace
  */
 
-const STORE_GAME = "solitaire.game";
-const STORE_RACE = "solitaire.race";
-const STORE_LANG = "solitaire.lang";
-const STORE_DOUBLE = "solitaire.double-click";
-const STORE_NAME = "solitaire.name";
 
 /** @type {Partial<Record<ErrorCode, { en: string, fi: string }>>} */
 const ERROR_TEXT = {
@@ -62,7 +74,7 @@ const ERROR_TEXT = {
   },
 };
 
-class App {
+export class App {
   constructor() {
     this.connection = new Connection(socketUrl());
     /** @type {GameSession | null} */
@@ -185,19 +197,19 @@ class App {
     });
     ui.formRaceCreate.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.createRace();
+      void createRace(this);
     });
     ui.formRaceJoin.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.joinRace();
+      void joinRace(this);
     });
     ui.lobbyReady.addEventListener("click", () => {
       const me = this.race?.me();
       void this.race?.command(me?.ready ? "unready" : "ready");
     });
     ui.lobbyStart.addEventListener("click", () => void this.race?.command("start"));
-    ui.lobbyLeave.addEventListener("click", () => this.leaveRace());
-    ui.resultRematch.addEventListener("click", () => void this.rematch());
+    ui.lobbyLeave.addEventListener("click", () => leaveRace(this));
+    ui.resultRematch.addEventListener("click", () => void rematch(this));
     ui.resultReplay.addEventListener("click", () => {
       const code = this.race?.race?.result?.code;
       if (code) void this.newGame({ code });
@@ -238,7 +250,7 @@ class App {
         /** @type {SavedRace} */
         const seat = JSON.parse(race);
         if (seat.race_id && seat.token) {
-          this.switchRace(seat.race_id, seat.token, null, null);
+          switchRace(this, seat.race_id, seat.token, null, null);
           return true;
         }
       } catch {
@@ -317,7 +329,7 @@ class App {
     this.renderNotice();
     this.renderHud();
     if (this.board.state) this.board.render(this.board.state);
-    if (this.race?.race) this.renderRace(this.race.race);
+    if (this.race?.race) renderRace(this, this.race.race);
   }
 
   // ------------------------------------------------------------------ solo games
@@ -331,7 +343,7 @@ class App {
       this.menuError(error);
       return;
     }
-    this.leaveRace({ quiet: true });
+    leaveRace(this, { quiet: true });
     this.startedAt = Date.now();
     this.stoppedAt = null;
     save(
@@ -408,7 +420,7 @@ class App {
     const seatGone = error.code === "not_found" || error.code === "unauthorized";
     if (seatGone && this.race && error.race_id === this.race.raceId) {
       // The saved race is gone (or no longer ours): back to the menu.
-      this.leaveRace();
+      leaveRace(this);
     }
     if (error.code === "not_found" && this.game && error.game_id === this.game.gameId) {
       // The saved game expired: start over.
@@ -562,168 +574,6 @@ class App {
     }
   }
 
-  // ------------------------------------------------------------------ races
-
-  playerName() {
-    const name = this.ui.raceName.value.trim();
-    if (!name) {
-      this.ui.raceName.focus();
-      throw new Error(t("your_name"));
-    }
-    save(STORE_NAME, name);
-    return name;
-  }
-
-  async createRace() {
-    const form = this.ui.formRaceCreate;
-    try {
-      const limit = field(form, "time_limit")?.value ?? "";
-      /** @type {CreateRaceRequest} */
-      const request = {
-        name: this.playerName(),
-        game: radio(form, "game") === "TF" ? "TF" : "DS",
-        draw: radio(form, "draw") === "3" ? 3 : 1,
-        scoring: radio(form, "scoring") === "vegas" ? "vegas" : "normal",
-        max_players: Number(field(form, "max_players")?.value ?? 4),
-        time_limit_seconds: limit ? Number(limit) : null,
-      };
-      this.enterRace(await createRace(request));
-    } catch (error) {
-      this.menuError(error);
-    }
-  }
-
-  async joinRace() {
-    const code = field(this.ui.formRaceJoin, "join_code")?.value.trim().toUpperCase() ?? "";
-    try {
-      const name = this.playerName();
-      if (!code) throw new Error(t("join_code"));
-      this.enterRace(await joinRace({ join_code: code, name }));
-    } catch (error) {
-      this.menuError(error);
-    }
-  }
-
-  /** @param {RaceJoined} joined */
-  enterRace(joined) {
-    this.switchRace(joined.race_id, joined.player_token, joined.race, {
-      player_id: joined.player_id,
-      game_id: joined.game_id,
-    });
-  }
-
-  /**
-   * Follows a race (a new one, or the rematch of the current one).
-   * @param {string} raceId
-   * @param {string} token
-   * @param {RaceView | null} race
-   * @param {import("./types.js").You | null} you
-   */
-  switchRace(raceId, token, race, you) {
-    this.race?.close();
-    this.game?.close();
-    this.game = null;
-    this.board.clear();
-    save(STORE_GAME, null);
-    save(STORE_RACE, JSON.stringify({ race_id: raceId, token }));
-    this.startedAt = null;
-    this.stoppedAt = null;
-    this.wantRematch = false;
-    this.setNotice(null);
-    this.ui.won.hidden = true;
-    this.ui.menu.hidden = true;
-    this.ui.result.hidden = true;
-    this.race = new RaceSession(
-      this.connection,
-      { raceId, token, race, you },
-      {
-        onRace: (view) => this.renderRace(view),
-        onError: (error) => this.onError(error),
-      },
-    );
-    if (race) this.renderRace(race);
-    void this.race.watch();
-  }
-
-  /** @param {{ quiet?: boolean }} [options] */
-  leaveRace(options = {}) {
-    if (!this.race) return;
-    save(STORE_RACE, null);
-    this.race.close();
-    this.race = null;
-    this.ui.lobby.hidden = true;
-    this.ui.countdown.hidden = true;
-    this.ui.result.hidden = true;
-    this.ui.opponents.hidden = true;
-    this.ui.resign.hidden = true;
-    if (!options.quiet) {
-      this.game?.close();
-      this.game = null;
-      this.board.clear();
-      this.renderHud();
-      this.openMenu();
-    }
-  }
-
-  async rematch() {
-    const session = this.race;
-    const race = session?.race;
-    if (!session || !race) return;
-    if (race.rematch_race_id) {
-      this.switchRace(race.rematch_race_id, session.token, null, null);
-      return;
-    }
-    this.wantRematch = true;
-    if (!(await session.command("rematch"))) this.wantRematch = false;
-  }
-
-  /** @param {RaceView} race */
-  renderRace(race) {
-    const session = this.race;
-    if (!session) return;
-    const ui = this.ui;
-    const me = session.me();
-    if (race.rematch_race_id && this.wantRematch) {
-      this.switchRace(race.rematch_race_id, session.token, null, null);
-      return;
-    }
-    // The player's own game exists once the countdown begins.
-    if (
-      race.status !== "lobby" &&
-      session.you &&
-      (!this.game || this.game.gameId !== session.you.game_id)
-    ) {
-      this.useGame(
-        new GameSession(
-          this.connection,
-          { gameId: session.you.game_id, token: session.token, code: null, awaitCreation: true },
-          this.gameHandlers(),
-        ),
-      );
-    }
-    if (me && (me.state === "resigned" || me.state === "won") && this.stoppedAt === null) {
-      this.stoppedAt = Date.now();
-    }
-
-    ui.lobby.hidden = race.status !== "lobby";
-    if (race.status === "lobby") renderLobby(this.ui, race, this.race);
-    ui.opponents.hidden = race.status === "lobby";
-    if (race.status !== "lobby") renderOpponents(this.ui, race, this.race);
-    ui.resign.hidden = !(race.status === "running" && me?.state === "playing");
-    if (race.status === "finished") {
-      renderResult(this.ui, race, this.race);
-      ui.result.hidden = this.resultClosedFor === race.race_id;
-    } else {
-      ui.result.hidden = true;
-    }
-    const done = me && (me.state === "won" || me.state === "resigned");
-    if (done && race.status !== "finished" && this.notice?.kind !== "info") {
-      this.setNotice({ kind: "info", key: me.state === "won" ? "you_won" : "race_done_wait" });
-    } else if (race.status === "finished" && this.notice?.kind === "info") {
-      this.setNotice(null);
-    }
-    this.renderHud();
-  }
 }
 
 const app = new App();

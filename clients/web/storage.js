@@ -1,6 +1,12 @@
 // @ts-check
 // Settings kept in localStorage, and reading the page's small forms.
 
+export const STORE_GAME = "solitaire.game";
+export const STORE_RACE = "solitaire.race";
+export const STORE_LANG = "solitaire.lang";
+export const STORE_DOUBLE = "solitaire.double-click";
+export const STORE_NAME = "solitaire.name";
+
 /**
  * @param {string} key
  * @returns {string | null}
