@@ -4,10 +4,11 @@
 import { ApiError, createGame } from "./api.js";
 import { Board } from "./board.js";
 import { Connection, socketUrl } from "./connection.js";
-import { byId, clock } from "./dom.js";
+import { byId } from "./dom.js";
 import { GameSession } from "./game.js";
 import { lang, setLang, t, translate } from "./i18n.js";
 import { RaceSession } from "./race.js";
+import { renderHud, renderNotice, showLink, tick } from "./readouts.js";
 import {
   STORE_DOUBLE,
   STORE_GAME,
@@ -155,11 +156,11 @@ export class App {
     translate();
     this.wire();
     this.connection.statusListeners.add((status) => {
-      this.showLink(status);
+      showLink(this, status);
       if (status !== "open") this.ui.table.dataset.synced = "false";
     });
     this.connection.connect();
-    setInterval(() => this.tick(), 200);
+    setInterval(() => tick(this), 200);
     if (!this.resume()) this.openMenu();
   }
 
@@ -326,8 +327,8 @@ export class App {
     setLang(next);
     save(STORE_LANG, next);
     translate();
-    this.renderNotice();
-    this.renderHud();
+    renderNotice(this);
+    renderHud(this);
     if (this.board.state) this.board.render(this.board.state);
     if (this.race?.race) renderRace(this, this.race.race);
   }
@@ -383,7 +384,7 @@ export class App {
     this.ui.won.hidden = true;
     if (session.state) this.board.render(session.state);
     else this.board.clear();
-    this.renderHud();
+    renderHud(this);
     void session.subscribe();
   }
 
@@ -408,7 +409,7 @@ export class App {
     this.board.render(state);
     if (state.won && this.stoppedAt === null) this.stoppedAt = Date.now();
     this.ui.won.hidden = !state.won;
-    this.renderHud();
+    renderHud(this);
   }
 
   /** @param {ErrorMessage | Error} error */
@@ -466,112 +467,7 @@ export class App {
   /** @param {Notice | null} notice */
   setNotice(notice) {
     this.notice = notice;
-    this.renderNotice();
-  }
-
-  renderNotice() {
-    const notice = this.notice;
-    const ui = this.ui;
-    ui.message.hidden = !notice;
-    if (!notice) return;
-    if (notice.kind === "rule") {
-      ui.message.dataset.kind = "rule";
-      ui.messageRule.textContent = notice.rejection.rule_id;
-      ui.messageRule.title = t("rule");
-      ui.messageText.textContent =
-        lang() === "fi" ? notice.rejection.message_fi : notice.rejection.message_en;
-    } else if (notice.kind === "error") {
-      ui.message.dataset.kind = "error";
-      ui.messageRule.textContent = notice.code;
-      ui.messageRule.title = "";
-      ui.messageText.textContent = notice.text;
-    } else {
-      ui.message.dataset.kind = "info";
-      ui.messageRule.textContent = "";
-      ui.messageText.textContent = t(notice.key);
-    }
-    // Restart the attention animation.
-    ui.message.classList.remove("flash");
-    void ui.message.offsetWidth;
-    ui.message.classList.add("flash");
-  }
-
-  renderHud() {
-    const ui = this.ui;
-    const state = this.game?.state;
-    ui.hudGame.textContent = state
-      ? `${state.game === "DS" ? t("game_DS") : t("game_TF")} · ${state.draw} · ${
-          state.scoring === "vegas" ? t("scoring_vegas") : t("scoring_normal")
-        }`
-      : "—";
-    ui.hudCode.textContent = this.game?.code ?? this.race?.race?.result?.code ?? "—";
-    ui.hudScore.textContent = state ? state.score_display : "0";
-    ui.hudScore.classList.toggle("negative", !!state && state.score < 0);
-    ui.hudMoves.textContent = state ? String(state.moves) : "0";
-    ui.undo.disabled = !state || !state.undo_available || !this.canPlay();
-    this.tick();
-  }
-
-  /** @param {import("./connection.js").LinkStatus} status */
-  showLink(status) {
-    this.ui.link.dataset.status = status;
-    this.ui.link.title =
-      status === "open" ? t("online") : status === "connecting" ? t("connecting") : t("offline");
-  }
-
-  /** Updates the clocks: elapsed time, time left, countdown. */
-  tick() {
-    const ui = this.ui;
-    const race = this.race?.race;
-    if (race && this.race) {
-      const now = this.race.serverNow();
-      const me = this.race.me();
-      let elapsed = 0;
-      if (race.start_at !== null && now >= race.start_at) {
-        let end = now;
-        if (race.finished_at !== null) end = race.finished_at;
-        if (me?.finish_ms !== null && me?.finish_ms !== undefined)
-          end = race.start_at + me.finish_ms;
-        if (me?.state === "resigned" && this.stoppedAt !== null)
-          end = Math.min(end, this.stoppedAt + this.race.offset);
-        elapsed = end - race.start_at;
-      }
-      ui.hudTime.textContent = clock(elapsed);
-      const showLeft = race.ends_at !== null && race.status !== "finished";
-      ui.hudLeftWrap.hidden = !showLeft;
-      if (showLeft && race.ends_at !== null)
-        ui.hudLeft.textContent = clock(Math.max(0, race.ends_at - now));
-      this.tickCountdown(race, now);
-      return;
-    }
-    ui.hudLeftWrap.hidden = true;
-    if (this.startedAt === null || !this.game) {
-      ui.hudTime.textContent = "0:00";
-      return;
-    }
-    ui.hudTime.textContent = clock((this.stoppedAt ?? Date.now()) - this.startedAt);
-  }
-
-  /**
-   * @param {RaceView} race
-   * @param {number} now server time
-   */
-  tickCountdown(race, now) {
-    const ui = this.ui;
-    const counting =
-      race.start_at !== null && race.status !== "finished" && race.status !== "lobby";
-    const left = counting && race.start_at !== null ? race.start_at - now : -Infinity;
-    if (left > 0) {
-      ui.countdown.hidden = false;
-      ui.countdown.dataset.phase = "counting";
-      ui.countdownN.textContent = String(Math.ceil(left / 1000));
-    } else if (left > -1000) {
-      ui.countdown.hidden = false;
-      ui.countdown.dataset.phase = "go";
-      ui.countdownN.textContent = t("go");
-    } else {
-      ui.countdown.hidden = true;
-    }
+    renderNotice(this);
   }
 
 }

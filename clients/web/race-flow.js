@@ -5,6 +5,7 @@ import { createRace as postRace, joinRace as postJoin } from "./api.js";
 import { GameSession } from "./game.js";
 import { t } from "./i18n.js";
 import { RaceSession } from "./race.js";
+import { renderHud } from "./readouts.js";
 import { renderLobby, renderOpponents, renderResult } from "./race-view.js";
 import { STORE_GAME, STORE_NAME, STORE_RACE, field, radio, save } from "./storage.js";
 
@@ -119,7 +120,7 @@ export function leaveRace(app, options = {}) {
     app.game?.close();
     app.game = null;
     app.board.clear();
-    app.renderHud();
+    renderHud(app);
     app.openMenu();
   }
 }
@@ -185,5 +186,5 @@ export function renderRace(app, race) {
   } else if (race.status === "finished" && app.notice?.kind === "info") {
     app.setNotice(null);
   }
-  app.renderHud();
+  renderHud(app);
 }
