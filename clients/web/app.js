@@ -1,5 +1,6 @@
 // @ts-check
-// The page: menus, the game being played, races, and everything the player reads.
+// The page: menus and the game being played; races (race-flow.js, race-view.js), read-outs
+// (readouts.js) and the pages over the table (router.js) live in modules of their own.
 
 import { ApiError, createGame } from "./api.js";
 import { Board } from "./board.js";
