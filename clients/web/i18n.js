@@ -149,6 +149,7 @@ const EN = {
   resign_confirm: "Resign this game? It ends for good.",
   solo_end_title: "Game over",
   solo_end_resigned: "You resigned. The deal's code is now public:",
+  solo_end_daily: "You resigned. The daily deal and its replay are public once the day is over.",
 };
 
 /** @type {typeof EN} */
@@ -298,6 +299,7 @@ const FI = {
   resign_confirm: "Luovutetaanko peli? Se päättyy lopullisesti.",
   solo_end_title: "Peli päättyi",
   solo_end_resigned: "Luovutit. Jaon koodi on nyt julkinen:",
+  solo_end_daily: "Luovutit. Päivän jako ja sen uusinta julkaistaan, kun päivä on ohi.",
 };
 
 /** @typedef {keyof typeof EN} Key */

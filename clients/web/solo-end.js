@@ -3,6 +3,7 @@
 // end), and the links from end screens to the game's replay. The game id comes from the
 // table (app.js marks it), the game token from the solo game app.js keeps in storage.
 
+import { ApiError } from "./api.js";
 import { record, resign } from "./api-players.js";
 import { byId, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -56,14 +57,18 @@ async function resignGame() {
   try {
     await resign(solo.game_id, solo.token);
     resigned.add(solo.game_id);
-    const over = await record(solo.game_id, solo.token);
+    // A daily challenge keeps its deal (and so the record) private until the day ends.
+    const over = await record(solo.game_id, solo.token).catch((error) => {
+      if (error instanceof ApiError && error.problem?.code === "daily_running") return null;
+      throw error;
+    });
     fill(ui.endBody,
       h("h2", {}, t("solo_end_title")),
-      h("p", {}, t("solo_end_resigned")),
-      h("p", { class: "deal-code" }, h("span", {}, t("deal_code")), " ",
+      h("p", {}, over ? t("solo_end_resigned") : t("solo_end_daily")),
+      over && h("p", { class: "deal-code" }, h("span", {}, t("deal_code")), " ",
         h("code", { "data-testid": "solo-end-code" }, over.code)),
       h("div", { class: "row buttons" },
-        h("a", { class: "button primary", href: replayHref(solo.game_id), "data-testid": "solo-end-replay" }, t("replay_watch")),
+        over && h("a", { class: "button primary", href: replayHref(solo.game_id), "data-testid": "solo-end-replay" }, t("replay_watch")),
         h("button", { type: "button", "data-testid": "solo-end-new" }, t("new_game")),
         h("button", { type: "button", class: "plain", "data-testid": "solo-end-close" }, t("close"))));
   } catch (error) {

@@ -11,7 +11,7 @@ from tests.web.players import WINNING_CODE, WINNING_LINE, play
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-    from tests.web.conftest import Api
+    from tests.web.conftest import Api, PageErrors
 
 CODE = "TF1-D1N-AAAAAAB"
 
@@ -47,3 +47,18 @@ def test_the_won_banner_links_to_the_replay(page: Page, api: Api) -> None:
     page.get_by_test_id("won-replay").click()
     last = len(WINNING_LINE.split())
     expect(page.get_by_test_id("replay-position")).to_have_text(f"0 / {last}")
+
+
+def test_resigning_a_daily_game_keeps_its_deal_private(
+    page: Page, api: Api, page_errors: PageErrors
+) -> None:
+    page_errors.allow("403")  # the record of a running daily challenge, asked for once
+    page.goto("/#/daily")
+    challenge = page.locator('[data-testid=daily-challenge][data-mode="TF.D3N"]')
+    challenge.get_by_test_id("daily-play").click()
+    expect(page.get_by_test_id("page")).to_be_hidden()  # reloaded into the new game
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("solo-end")).to_contain_text("once the day is over")
+    expect(page.get_by_test_id("solo-end-code")).to_have_count(0)
+    expect(page.get_by_test_id("solo-end-replay")).to_have_count(0)
