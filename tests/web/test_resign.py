@@ -42,7 +42,8 @@ def test_no_resign_button_before_a_game(page: Page) -> None:
 def test_the_won_banner_links_to_the_replay(page: Page, api: Api) -> None:
     created = start_code(page, WINNING_CODE)
     play(api, created["game_id"], created["player_token"], WINNING_LINE.split())
-    expect(page.get_by_test_id("won")).to_be_visible()
+    # The page follows some two hundred changes first: allow it more than the default.
+    expect(page.get_by_test_id("won")).to_be_visible(timeout=30_000)
     expect(page.get_by_test_id("resign")).to_be_hidden()
     page.get_by_test_id("won-replay").click()
     last = len(WINNING_LINE.split())
