@@ -9,6 +9,8 @@
 /** @typedef {import("./types.js").RaceJoined} RaceJoined */
 /** @typedef {import("./types.js").Problem} Problem */
 
+import { playerToken } from "./player-store.js";
+
 /** A refused request, with the RFC 9457 problem the service sent (when it sent one). */
 export class ApiError extends Error {
   /**
@@ -29,7 +31,7 @@ export class ApiError extends Error {
  * @param {string | null} [token]
  * @returns {Promise<unknown>}
  */
-async function call(method, path, body, token) {
+export async function call(method, path, body, token) {
   /** @type {Record<string, string>} */
   const headers = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -61,7 +63,8 @@ async function call(method, path, body, token) {
  * @returns {Promise<CreatedGame>}
  */
 export async function createGame(request) {
-  return /** @type {CreatedGame} */ (await call("POST", "/games", request));
+  // A player token makes the game count for the player; the game has its own token.
+  return /** @type {CreatedGame} */ (await call("POST", "/games", request, playerToken()));
 }
 
 /**
@@ -80,7 +83,7 @@ export async function getGame(gameId, token) {
  * @returns {Promise<RaceJoined>}
  */
 export async function createRace(request) {
-  return /** @type {RaceJoined} */ (await call("POST", "/races", request));
+  return /** @type {RaceJoined} */ (await call("POST", "/races", request, playerToken()));
 }
 
 /**
@@ -88,5 +91,5 @@ export async function createRace(request) {
  * @returns {Promise<RaceJoined>}
  */
 export async function joinRace(request) {
-  return /** @type {RaceJoined} */ (await call("POST", "/races/join", request));
+  return /** @type {RaceJoined} */ (await call("POST", "/races/join", request, playerToken()));
 }

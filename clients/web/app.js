@@ -1,19 +1,39 @@
 // @ts-check
-// The page: menus, the game being played, races, and everything the player reads.
+// The page: menus and the game being played; races (race-flow.js, race-view.js), read-outs
+// (readouts.js) and the pages over the table (router.js) live in modules of their own.
 
-import { ApiError, createGame, createRace, joinRace } from "./api.js";
+import { ApiError, createGame } from "./api.js";
 import { Board } from "./board.js";
 import { Connection, socketUrl } from "./connection.js";
-import { byId, clock, fill, finishTime, h } from "./dom.js";
+import { byId } from "./dom.js";
 import { GameSession } from "./game.js";
 import { lang, setLang, t, translate } from "./i18n.js";
 import { RaceSession } from "./race.js";
+import { renderHud, renderNotice, showLink, tick } from "./readouts.js";
+import {
+  STORE_DOUBLE,
+  STORE_GAME,
+  STORE_LANG,
+  STORE_NAME,
+  STORE_RACE,
+  field,
+  load,
+  radio,
+  save,
+} from "./storage.js";
+import {
+  createRace,
+  joinRace,
+  leaveRace,
+  rematch,
+  renderRace,
+  switchRace,
+} from "./race-flow.js";
 
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").Rejection} Rejection */
 /** @typedef {import("./types.js").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types.js").RaceView} RaceView */
-/** @typedef {import("./types.js").RacePlayer} RacePlayer */
 /** @typedef {import("./types.js").CreatedGame} CreatedGame */
 /** @typedef {import("./types.js").RaceJoined} RaceJoined */
 /** @typedef {import("./types.js").ActionInput} ActionInput */
@@ -40,12 +60,6 @@ import { RaceSession } from "./race.js";
  * @typedef {{ race_id: string, token: string }} SavedRace
  */
 
-const STORE_GAME = "solitaire.game";
-const STORE_RACE = "solitaire.race";
-const STORE_LANG = "solitaire.lang";
-const STORE_DOUBLE = "solitaire.double-click";
-const STORE_NAME = "solitaire.name";
-const TOTAL_CARDS = { DS: 104, TF: 52 };
 
 /** @type {Partial<Record<ErrorCode, { en: string, fi: string }>>} */
 const ERROR_TEXT = {
@@ -62,51 +76,7 @@ const ERROR_TEXT = {
   },
 };
 
-/**
- * @param {string} key
- * @returns {string | null}
- */
-function load(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * @param {string} key
- * @param {string | null} value
- */
-function save(key, value) {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // storage may be unavailable (private mode); settings then last for the visit
-  }
-}
-
-/**
- * The checked value of a radio group in a form.
- * @param {HTMLFormElement} form
- * @param {string} name
- */
-function radio(form, name) {
-  const field = form.elements.namedItem(name);
-  return field instanceof RadioNodeList ? field.value : "";
-}
-
-/**
- * @param {HTMLFormElement} form
- * @param {string} name
- */
-function field(form, name) {
-  const node = form.elements.namedItem(name);
-  return node instanceof HTMLInputElement || node instanceof HTMLSelectElement ? node : null;
-}
-
-class App {
+export class App {
   constructor() {
     this.connection = new Connection(socketUrl());
     /** @type {GameSession | null} */
@@ -187,11 +157,11 @@ class App {
     translate();
     this.wire();
     this.connection.statusListeners.add((status) => {
-      this.showLink(status);
+      showLink(this, status);
       if (status !== "open") this.ui.table.dataset.synced = "false";
     });
     this.connection.connect();
-    setInterval(() => this.tick(), 200);
+    setInterval(() => tick(this), 200);
     if (!this.resume()) this.openMenu();
   }
 
@@ -229,19 +199,19 @@ class App {
     });
     ui.formRaceCreate.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.createRace();
+      void createRace(this);
     });
     ui.formRaceJoin.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.joinRace();
+      void joinRace(this);
     });
     ui.lobbyReady.addEventListener("click", () => {
       const me = this.race?.me();
       void this.race?.command(me?.ready ? "unready" : "ready");
     });
     ui.lobbyStart.addEventListener("click", () => void this.race?.command("start"));
-    ui.lobbyLeave.addEventListener("click", () => this.leaveRace());
-    ui.resultRematch.addEventListener("click", () => void this.rematch());
+    ui.lobbyLeave.addEventListener("click", () => leaveRace(this));
+    ui.resultRematch.addEventListener("click", () => void rematch(this));
     ui.resultReplay.addEventListener("click", () => {
       const code = this.race?.race?.result?.code;
       if (code) void this.newGame({ code });
@@ -282,7 +252,7 @@ class App {
         /** @type {SavedRace} */
         const seat = JSON.parse(race);
         if (seat.race_id && seat.token) {
-          this.switchRace(seat.race_id, seat.token, null, null);
+          switchRace(this, seat.race_id, seat.token, null, null);
           return true;
         }
       } catch {
@@ -358,10 +328,10 @@ class App {
     setLang(next);
     save(STORE_LANG, next);
     translate();
-    this.renderNotice();
-    this.renderHud();
+    renderNotice(this);
+    renderHud(this);
     if (this.board.state) this.board.render(this.board.state);
-    if (this.race?.race) this.renderRace(this.race.race);
+    if (this.race?.race) renderRace(this, this.race.race);
   }
 
   // ------------------------------------------------------------------ solo games
@@ -375,7 +345,7 @@ class App {
       this.menuError(error);
       return;
     }
-    this.leaveRace({ quiet: true });
+    leaveRace(this, { quiet: true });
     this.startedAt = Date.now();
     this.stoppedAt = null;
     save(
@@ -415,7 +385,7 @@ class App {
     this.ui.won.hidden = true;
     if (session.state) this.board.render(session.state);
     else this.board.clear();
-    this.renderHud();
+    renderHud(this);
     void session.subscribe();
   }
 
@@ -440,7 +410,7 @@ class App {
     this.board.render(state);
     if (state.won && this.stoppedAt === null) this.stoppedAt = Date.now();
     this.ui.won.hidden = !state.won;
-    this.renderHud();
+    renderHud(this);
   }
 
   /** @param {ErrorMessage | Error} error */
@@ -452,7 +422,7 @@ class App {
     const seatGone = error.code === "not_found" || error.code === "unauthorized";
     if (seatGone && this.race && error.race_id === this.race.raceId) {
       // The saved race is gone (or no longer ours): back to the menu.
-      this.leaveRace();
+      leaveRace(this);
     }
     if (error.code === "not_found" && this.game && error.game_id === this.game.gameId) {
       // The saved game expired: start over.
@@ -498,427 +468,9 @@ class App {
   /** @param {Notice | null} notice */
   setNotice(notice) {
     this.notice = notice;
-    this.renderNotice();
+    renderNotice(this);
   }
 
-  renderNotice() {
-    const notice = this.notice;
-    const ui = this.ui;
-    ui.message.hidden = !notice;
-    if (!notice) return;
-    if (notice.kind === "rule") {
-      ui.message.dataset.kind = "rule";
-      ui.messageRule.textContent = notice.rejection.rule_id;
-      ui.messageRule.title = t("rule");
-      ui.messageText.textContent =
-        lang() === "fi" ? notice.rejection.message_fi : notice.rejection.message_en;
-    } else if (notice.kind === "error") {
-      ui.message.dataset.kind = "error";
-      ui.messageRule.textContent = notice.code;
-      ui.messageRule.title = "";
-      ui.messageText.textContent = notice.text;
-    } else {
-      ui.message.dataset.kind = "info";
-      ui.messageRule.textContent = "";
-      ui.messageText.textContent = t(notice.key);
-    }
-    // Restart the attention animation.
-    ui.message.classList.remove("flash");
-    void ui.message.offsetWidth;
-    ui.message.classList.add("flash");
-  }
-
-  renderHud() {
-    const ui = this.ui;
-    const state = this.game?.state;
-    ui.hudGame.textContent = state
-      ? `${state.game === "DS" ? t("game_DS") : t("game_TF")} · ${state.draw} · ${
-          state.scoring === "vegas" ? t("scoring_vegas") : t("scoring_normal")
-        }`
-      : "—";
-    ui.hudCode.textContent = this.game?.code ?? this.race?.race?.result?.code ?? "—";
-    ui.hudScore.textContent = state ? state.score_display : "0";
-    ui.hudScore.classList.toggle("negative", !!state && state.score < 0);
-    ui.hudMoves.textContent = state ? String(state.moves) : "0";
-    ui.undo.disabled = !state || !state.undo_available || !this.canPlay();
-    this.tick();
-  }
-
-  /** @param {import("./connection.js").LinkStatus} status */
-  showLink(status) {
-    this.ui.link.dataset.status = status;
-    this.ui.link.title =
-      status === "open" ? t("online") : status === "connecting" ? t("connecting") : t("offline");
-  }
-
-  /** Updates the clocks: elapsed time, time left, countdown. */
-  tick() {
-    const ui = this.ui;
-    const race = this.race?.race;
-    if (race && this.race) {
-      const now = this.race.serverNow();
-      const me = this.race.me();
-      let elapsed = 0;
-      if (race.start_at !== null && now >= race.start_at) {
-        let end = now;
-        if (race.finished_at !== null) end = race.finished_at;
-        if (me?.finish_ms !== null && me?.finish_ms !== undefined)
-          end = race.start_at + me.finish_ms;
-        if (me?.state === "resigned" && this.stoppedAt !== null)
-          end = Math.min(end, this.stoppedAt + this.race.offset);
-        elapsed = end - race.start_at;
-      }
-      ui.hudTime.textContent = clock(elapsed);
-      const showLeft = race.ends_at !== null && race.status !== "finished";
-      ui.hudLeftWrap.hidden = !showLeft;
-      if (showLeft && race.ends_at !== null)
-        ui.hudLeft.textContent = clock(Math.max(0, race.ends_at - now));
-      this.tickCountdown(race, now);
-      return;
-    }
-    ui.hudLeftWrap.hidden = true;
-    if (this.startedAt === null || !this.game) {
-      ui.hudTime.textContent = "0:00";
-      return;
-    }
-    ui.hudTime.textContent = clock((this.stoppedAt ?? Date.now()) - this.startedAt);
-  }
-
-  /**
-   * @param {RaceView} race
-   * @param {number} now server time
-   */
-  tickCountdown(race, now) {
-    const ui = this.ui;
-    const counting =
-      race.start_at !== null && race.status !== "finished" && race.status !== "lobby";
-    const left = counting && race.start_at !== null ? race.start_at - now : -Infinity;
-    if (left > 0) {
-      ui.countdown.hidden = false;
-      ui.countdown.dataset.phase = "counting";
-      ui.countdownN.textContent = String(Math.ceil(left / 1000));
-    } else if (left > -1000) {
-      ui.countdown.hidden = false;
-      ui.countdown.dataset.phase = "go";
-      ui.countdownN.textContent = t("go");
-    } else {
-      ui.countdown.hidden = true;
-    }
-  }
-
-  // ------------------------------------------------------------------ races
-
-  playerName() {
-    const name = this.ui.raceName.value.trim();
-    if (!name) {
-      this.ui.raceName.focus();
-      throw new Error(t("your_name"));
-    }
-    save(STORE_NAME, name);
-    return name;
-  }
-
-  async createRace() {
-    const form = this.ui.formRaceCreate;
-    try {
-      const limit = field(form, "time_limit")?.value ?? "";
-      /** @type {CreateRaceRequest} */
-      const request = {
-        name: this.playerName(),
-        game: radio(form, "game") === "TF" ? "TF" : "DS",
-        draw: radio(form, "draw") === "3" ? 3 : 1,
-        scoring: radio(form, "scoring") === "vegas" ? "vegas" : "normal",
-        max_players: Number(field(form, "max_players")?.value ?? 4),
-        time_limit_seconds: limit ? Number(limit) : null,
-      };
-      this.enterRace(await createRace(request));
-    } catch (error) {
-      this.menuError(error);
-    }
-  }
-
-  async joinRace() {
-    const code = field(this.ui.formRaceJoin, "join_code")?.value.trim().toUpperCase() ?? "";
-    try {
-      const name = this.playerName();
-      if (!code) throw new Error(t("join_code"));
-      this.enterRace(await joinRace({ join_code: code, name }));
-    } catch (error) {
-      this.menuError(error);
-    }
-  }
-
-  /** @param {RaceJoined} joined */
-  enterRace(joined) {
-    this.switchRace(joined.race_id, joined.player_token, joined.race, {
-      player_id: joined.player_id,
-      game_id: joined.game_id,
-    });
-  }
-
-  /**
-   * Follows a race (a new one, or the rematch of the current one).
-   * @param {string} raceId
-   * @param {string} token
-   * @param {RaceView | null} race
-   * @param {import("./types.js").You | null} you
-   */
-  switchRace(raceId, token, race, you) {
-    this.race?.close();
-    this.game?.close();
-    this.game = null;
-    this.board.clear();
-    save(STORE_GAME, null);
-    save(STORE_RACE, JSON.stringify({ race_id: raceId, token }));
-    this.startedAt = null;
-    this.stoppedAt = null;
-    this.wantRematch = false;
-    this.setNotice(null);
-    this.ui.won.hidden = true;
-    this.ui.menu.hidden = true;
-    this.ui.result.hidden = true;
-    this.race = new RaceSession(
-      this.connection,
-      { raceId, token, race, you },
-      {
-        onRace: (view) => this.renderRace(view),
-        onError: (error) => this.onError(error),
-      },
-    );
-    if (race) this.renderRace(race);
-    void this.race.watch();
-  }
-
-  /** @param {{ quiet?: boolean }} [options] */
-  leaveRace(options = {}) {
-    if (!this.race) return;
-    save(STORE_RACE, null);
-    this.race.close();
-    this.race = null;
-    this.ui.lobby.hidden = true;
-    this.ui.countdown.hidden = true;
-    this.ui.result.hidden = true;
-    this.ui.opponents.hidden = true;
-    this.ui.resign.hidden = true;
-    if (!options.quiet) {
-      this.game?.close();
-      this.game = null;
-      this.board.clear();
-      this.renderHud();
-      this.openMenu();
-    }
-  }
-
-  async rematch() {
-    const session = this.race;
-    const race = session?.race;
-    if (!session || !race) return;
-    if (race.rematch_race_id) {
-      this.switchRace(race.rematch_race_id, session.token, null, null);
-      return;
-    }
-    this.wantRematch = true;
-    if (!(await session.command("rematch"))) this.wantRematch = false;
-  }
-
-  /** @param {RaceView} race */
-  renderRace(race) {
-    const session = this.race;
-    if (!session) return;
-    const ui = this.ui;
-    const me = session.me();
-    if (race.rematch_race_id && this.wantRematch) {
-      this.switchRace(race.rematch_race_id, session.token, null, null);
-      return;
-    }
-    // The player's own game exists once the countdown begins.
-    if (
-      race.status !== "lobby" &&
-      session.you &&
-      (!this.game || this.game.gameId !== session.you.game_id)
-    ) {
-      this.useGame(
-        new GameSession(
-          this.connection,
-          { gameId: session.you.game_id, token: session.token, code: null, awaitCreation: true },
-          this.gameHandlers(),
-        ),
-      );
-    }
-    if (me && (me.state === "resigned" || me.state === "won") && this.stoppedAt === null) {
-      this.stoppedAt = Date.now();
-    }
-
-    ui.lobby.hidden = race.status !== "lobby";
-    if (race.status === "lobby") this.renderLobby(race);
-    ui.opponents.hidden = race.status === "lobby";
-    if (race.status !== "lobby") this.renderOpponents(race);
-    ui.resign.hidden = !(race.status === "running" && me?.state === "playing");
-    if (race.status === "finished") {
-      this.renderResult(race);
-      ui.result.hidden = this.resultClosedFor === race.race_id;
-    } else {
-      ui.result.hidden = true;
-    }
-    const done = me && (me.state === "won" || me.state === "resigned");
-    if (done && race.status !== "finished" && this.notice?.kind !== "info") {
-      this.setNotice({ kind: "info", key: me.state === "won" ? "you_won" : "race_done_wait" });
-    } else if (race.status === "finished" && this.notice?.kind === "info") {
-      this.setNotice(null);
-    }
-    this.renderHud();
-  }
-
-  /** @param {RaceView} race */
-  renderLobby(race) {
-    const ui = this.ui;
-    const session = this.race;
-    const me = session?.me();
-    ui.lobbyCode.textContent = race.join_code;
-    ui.lobbySettings.textContent = [
-      race.game === "DS" ? t("game_DS") : t("game_TF"),
-      race.draw === 3 ? t("draw_3") : t("draw_1"),
-      race.scoring === "vegas" ? t("scoring_vegas") : t("scoring_normal"),
-      `${race.players.length}/${race.max_players} ${t("players").toLowerCase()}`,
-      race.time_limit_seconds
-        ? `${t("time_limit")} ${clock(race.time_limit_seconds * 1000)}`
-        : null,
-    ]
-      .filter(Boolean)
-      .join(" · ");
-    fill(
-      ui.lobbyPlayers,
-      race.players.map((player) =>
-        h(
-          "li",
-          {
-            class: `player${player.ready ? " ready" : ""}${player.connected ? "" : " away"}`,
-            "data-testid": "race-player",
-            "data-player-id": player.player_id,
-            "data-ready": player.ready,
-          },
-          h("span", { class: "dot", "aria-hidden": "true" }),
-          h("span", { class: "name" }, player.name),
-          player.player_id === race.host ? h("span", { class: "tag" }, t("host")) : null,
-          player.player_id === session?.you?.player_id
-            ? h("span", { class: "tag you" }, t("you"))
-            : null,
-          h("span", { class: "ready-state" }, player.ready ? t("ready") : t("not_ready")),
-        ),
-      ),
-    );
-    ui.lobbyReady.textContent = me?.ready ? t("unready") : t("i_am_ready");
-    ui.lobbyReady.dataset.ready = String(!!me?.ready);
-    ui.lobbyStart.hidden = !session?.isHost();
-  }
-
-  /** @param {RaceView} race */
-  renderOpponents(race) {
-    const session = this.race;
-    const total = TOTAL_CARDS[race.game];
-    const others = race.players.filter((p) => p.player_id !== session?.you?.player_id);
-    fill(
-      this.ui.opponents,
-      h("span", { class: "label" }, t("opponents")),
-      others.map((player) =>
-        h(
-          "div",
-          {
-            class: `opponent state-${player.state}`,
-            "data-testid": "opponent",
-            "data-player-id": player.player_id,
-            "data-state": player.state,
-            "data-moves": player.moves,
-            "data-foundations": player.foundations,
-          },
-          h("span", { class: "name" }, player.name),
-          h(
-            "span",
-            {
-              class: "progress",
-              role: "progressbar",
-              "aria-valuemin": 0,
-              "aria-valuemax": total,
-              "aria-valuenow": player.foundations,
-            },
-            h("span", { class: "fill", style: `width:${(100 * player.foundations) / total}%` }),
-          ),
-          h(
-            "span",
-            { class: "figure", "data-testid": "opponent-foundations" },
-            `${player.foundations}/${total}`,
-          ),
-          h(
-            "span",
-            { class: "figure", title: t("score") },
-            h("small", {}, "★"),
-            h("span", { "data-testid": "opponent-score" }, player.score_display || "0"),
-          ),
-          h(
-            "span",
-            { class: "figure", "data-testid": "opponent-moves" },
-            `${player.moves} ${t("moves").toLowerCase()}`,
-          ),
-          h(
-            "span",
-            { class: "badge-state", "data-testid": "opponent-state" },
-            this.stateText(player.state),
-          ),
-        ),
-      ),
-    );
-  }
-
-  /** @param {RacePlayer["state"]} state */
-  stateText(state) {
-    return t(`state_${state}`);
-  }
-
-  /** @param {RaceView} race */
-  renderResult(race) {
-    const ui = this.ui;
-    const result = race.result;
-    const total = TOTAL_CARDS[race.game];
-    const myId = this.race?.you?.player_id;
-    fill(
-      ui.resultRows,
-      (result?.ranking ?? []).map((entry) =>
-        h(
-          "tr",
-          {
-            "data-testid": "result-row",
-            "data-player-id": entry.player_id,
-            "data-rank": entry.rank,
-            "data-state": entry.state,
-            class: entry.player_id === myId ? "me" : null,
-          },
-          h("td", { class: "rank" }, entry.rank),
-          h(
-            "td",
-            { class: "who" },
-            entry.name,
-            entry.player_id === myId ? h("span", { class: "tag you" }, t("you")) : null,
-          ),
-          h(
-            "td",
-            {},
-            entry.finish_ms !== null
-              ? finishTime(entry.finish_ms)
-              : h(
-                  "span",
-                  { class: `badge-state state-${entry.state}` },
-                  this.stateText(entry.state),
-                ),
-          ),
-          h("td", {}, `${entry.foundations}/${total}`),
-          h("td", {}, entry.score_display || "0"),
-          h("td", { class: "moves" }, entry.moves),
-        ),
-      ),
-    );
-    ui.resultCode.textContent = result?.code ?? "";
-    ui.resultRematch.textContent = race.rematch_race_id ? t("join_rematch") : t("rematch");
-  }
 }
 
 const app = new App();

@@ -31,6 +31,20 @@
 /** @typedef {import("../types/generated/rest/join-race-request").JoinRaceRequest} JoinRaceRequest */
 /** @typedef {import("../types/generated/rest/race-joined").RaceJoined} RaceJoined */
 /** @typedef {import("../types/generated/rest/problem").Problem} Problem */
+/** @typedef {import("../types/generated/rest/player-created").PlayerCreated} PlayerCreated */
+/** @typedef {import("../types/generated/rest/player-view").PlayerView} PlayerView */
+/** @typedef {import("../types/generated/rest/player-stats").PlayerStats} PlayerStats */
+/** @typedef {import("../types/generated/rest/player-stats").ModeStats} ModeStats */
+/** @typedef {import("../types/generated/rest/link-code").LinkCode} LinkCode */
+/** @typedef {import("../types/generated/rest/daily-overview").DailyOverview} DailyOverview */
+/** @typedef {import("../types/generated/rest/daily-overview").DailyChallenge} DailyChallenge */
+/** @typedef {import("../types/generated/rest/daily-board").DailyBoard} DailyBoard */
+/** @typedef {import("../types/generated/rest/daily-board").BoardRow} BoardRow */
+/** @typedef {import("../types/generated/rest/daily-game-created").DailyGameCreated} DailyGameCreated */
+/** @typedef {import("../types/generated/rest/game-record-response").GameRecordResponse} GameRecordResponse */
+/** @typedef {import("../types/generated/rest/replay-response").ReplayResponse} ReplayResponse */
+/** @typedef {import("../types/generated/rest/changes-response").ChangesResponse} ChangesResponse */
+/** @typedef {import("../types/generated/rest/action-accepted").ActionAccepted} ActionAccepted */
 
 /**
  * Every client message carries a request id except `hello` and (optionally) `ping`;

@@ -1,4 +1,5 @@
-"""The ``solitaire`` console script: ``play``, ``watch`` and ``race create|join``."""
+"""The ``solitaire`` console script: ``play``, ``watch``, ``race create|join``, and for
+players ``player``, ``stats``, ``daily``, ``leaderboard`` and ``replay``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from typing import TextIO
 
+from . import player_cli
+from .render import Style
 from .rest import DEFAULT_URL, ServiceClient
 from .terminal import RaceSetup, TerminalApp
 
@@ -64,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--code", help="replay the deal of a game code, e.g. DS1-D1N-AAAAAAB")
     play.add_argument("--game-id", help="resume this game (with --token)")
     play.add_argument("--token", default=os.environ.get("SOLITAIRE_TOKEN"))
+    play.add_argument("--daily", metavar="MODE", help="today's daily challenge, e.g. TF.D1N")
     _common(play)
 
     watch = commands.add_parser("watch", help="watch a game live")
@@ -82,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("join_code")
     join.add_argument("--name", required=True, help="your display name")
     _common(join)
+    player_cli.add_commands(commands, _common)
     return parser
 
 
@@ -93,7 +98,16 @@ def _use_color(choice: bool | None, out: TextIO) -> bool:
 
 async def _run(args: argparse.Namespace) -> int:
     out = sys.stdout
-    async with ServiceClient(args.url) as client:
+    async with ServiceClient(args.url, player_token=player_cli.load_token()) as client:
+        if args.command in player_cli.COMMANDS:
+            args.style = Style(color=_use_color(args.color, out), symbols=not args.ascii)
+            return await player_cli.run(args, client, out)
+        if args.command == "play" and args.daily:
+            overview = await client.daily()
+            created = await client.play_daily(overview.date, args.daily)
+            kind = "ranked attempt" if created.ranked else "practice"
+            print(f"Daily challenge {created.challenge_id} ({kind})", file=out)
+            args.game_id, args.token = created.game_id, created.player_token
         if args.command == "play" and args.game_id and not args.token:
             print("--game-id needs --token (or SOLITAIRE_TOKEN)", file=sys.stderr)
             return 2

@@ -31,8 +31,23 @@ from service.protocol import (
     RaceJoined,
     RaceResponse,
     ReadyRequest,
+    ReplayResponse,
     ResignRequest,
     UndoRequest,
+)
+from service.protocol_players import (
+    Board,
+    CreatePlayerRequest,
+    DailyBoard,
+    DailyGameCreated,
+    DailyOverview,
+    LinkCode,
+    LinkRequest,
+    PlayerCreated,
+    PlayerStats,
+    PlayerView,
+    RenameRequest,
+    Revoked,
 )
 
 from .errors import (
@@ -84,8 +99,12 @@ class ServiceClient:
         *,
         timeout: float = 10.0,
         http: httpx2.AsyncClient | None = None,
+        player_token: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.player_token = player_token
+        """Sent with new games and races (they then count for the player), and with the
+        player routes; :meth:`create_player` and :meth:`link_device` set it."""
         self._own_http = http is None
         self._http = http or httpx2.AsyncClient(base_url=self.base_url, timeout=timeout)
         self._tokens: dict[str, str] = {}
@@ -218,7 +237,8 @@ class ServiceClient:
             body = CreateGameRequest(
                 game=game, draw=draw, scoring=scoring, secret=secret, winnable=winnable
             )
-        created = self._parse(CreatedGame, await self._request("POST", "/games", body=body))
+        response = await self._request("POST", "/games", body=body, token=self.player_token)
+        created = self._parse(CreatedGame, response)
         self._tokens[created.game_id] = created.player_token
         return created
 
@@ -329,6 +349,92 @@ class ServiceClient:
         )
         return self._parse(GameRecordResponse, response)
 
+    async def replay(self, game_id: str) -> ReplayResponse:
+        """An ended game to watch again: its code, every action with its time, the result."""
+        return self._parse(ReplayResponse, await self._request("GET", f"/games/{game_id}/replay"))
+
+    # ------------------------------------------------------------------ players
+
+    def _player(self) -> str | None:
+        return self.player_token
+
+    async def create_player(self, name: str) -> PlayerCreated:
+        """A new player; its token becomes this client's :attr:`player_token`."""
+        body = CreatePlayerRequest(name=name)
+        created = self._parse(PlayerCreated, await self._request("POST", "/players", body=body))
+        self.player_token = created.player_token
+        return created
+
+    async def me(self) -> PlayerView:
+        response = await self._request("GET", "/players/me", token=self._player())
+        return self._parse(PlayerView, response)
+
+    async def rename(self, name: str) -> PlayerView:
+        body = RenameRequest(name=name)
+        response = await self._request("PATCH", "/players/me", body=body, token=self._player())
+        return self._parse(PlayerView, response)
+
+    async def link_code(self) -> LinkCode:
+        """A one-time code for another device (valid a few minutes)."""
+        response = await self._request("POST", "/players/me/link-codes", token=self._player())
+        return self._parse(LinkCode, response)
+
+    async def link_device(self, link_code: str) -> PlayerCreated:
+        """This device joins the player of ``link_code``, with a token of its own."""
+        body = LinkRequest(link_code=link_code)
+        linked = self._parse(PlayerCreated, await self._request("POST", "/players/link", body=body))
+        self.player_token = linked.player_token
+        return linked
+
+    async def revoke_other_devices(self) -> Revoked:
+        """Every token of the player stops working except this client's."""
+        response = await self._request("POST", "/players/me/revoke-others", token=self._player())
+        return self._parse(Revoked, response)
+
+    async def stats(self, player_id: str | None = None) -> PlayerStats:
+        """Statistics per mode: yours, or the public view of ``player_id``."""
+        if player_id is None:
+            response = await self._request("GET", "/players/me/stats", token=self._player())
+        else:
+            response = await self._request("GET", f"/players/{player_id}/stats")
+        return self._parse(PlayerStats, response)
+
+    # ------------------------------------------------------------------ daily challenge
+
+    async def daily(self) -> DailyOverview:
+        """Today's challenges and the time to the next ones (yours marked when named)."""
+        response = await self._request("GET", "/daily", token=self._player())
+        return self._parse(DailyOverview, response)
+
+    async def play_daily(self, date: str, mode: str) -> DailyGameCreated:
+        """A game of a challenge: the player's first is the ranked attempt."""
+        response = await self._request("POST", f"/daily/{date}/{mode}/games", token=self._player())
+        created = self._parse(DailyGameCreated, response)
+        self._tokens[created.game_id] = created.player_token
+        return created
+
+    async def daily_board(
+        self, date: str, mode: str, *, top: int = 10, around: int = 5
+    ) -> DailyBoard:
+        """A challenge's board: the top rows and, when named, yours and your neighbours."""
+        response = await self._request(
+            "GET",
+            f"/daily/{date}/{mode}",
+            token=self._player(),
+            params={"top": str(top), "around": str(around)},
+        )
+        return self._parse(DailyBoard, response)
+
+    async def leaderboard(self, board: str, *, top: int = 10, around: int = 5) -> Board:
+        """An all-time board such as ``streak.TF.D1N`` or ``best-time.DS.D3N``."""
+        response = await self._request(
+            "GET",
+            f"/leaderboards/{board}",
+            token=self._player(),
+            params={"top": str(top), "around": str(around)},
+        )
+        return self._parse(Board, response)
+
     # ------------------------------------------------------------------ races
 
     def _remember_race(self, joined: RaceJoined) -> RaceJoined:
@@ -355,12 +461,12 @@ class ServiceClient:
             max_players=max_players,
             time_limit_seconds=time_limit_seconds,
         )
-        response = await self._request("POST", "/races", body=body)
+        response = await self._request("POST", "/races", body=body, token=self.player_token)
         return self._remember_race(self._parse(RaceJoined, response))
 
     async def join_race(self, join_code: str, name: str) -> RaceJoined:
         body = JoinRaceRequest(join_code=join_code, name=name)
-        response = await self._request("POST", "/races/join", body=body)
+        response = await self._request("POST", "/races/join", body=body, token=self.player_token)
         return self._remember_race(self._parse(RaceJoined, response))
 
     async def get_race(self, race_id: str, *, token: str | None = None) -> RaceResponse:

@@ -1,0 +1,141 @@
+// @ts-check
+// The daily page: today's challenges with the time to the next ones, a button to play
+// each (the first game is the ranked attempt, later ones practice) and each board.
+
+import { dailyBoard, dailyOverview, playDaily } from "./api-players.js";
+import { clock, fill, finishTime, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText, modeLabel } from "./pages.js";
+
+/** @typedef {import("./types.js").DailyChallenge} DailyChallenge */
+/** @typedef {import("./types.js").DailyBoard} DailyBoard */
+/** @typedef {import("./types.js").BoardRow} BoardRow */
+
+/** The key app.js resumes a solo game from after a reload. */
+const STORE_GAME = "solitaire.game";
+
+/** @type {ReturnType<typeof setInterval> | null} */
+let countdownTimer = null;
+
+/**
+ * @param {BoardRow} row
+ * @param {boolean} mine
+ */
+function boardRow(row, mine) {
+  const time = row.won && row.time_ms !== null && row.time_ms !== undefined ? finishTime(row.time_ms) : t("daily_not_won");
+  const replayLink = row.game_id
+    ? h("a", { href: `#/replay/${encodeURIComponent(row.game_id)}`, "data-testid": "board-replay" }, t("replay_watch"))
+    : "";
+  return h("tr", { class: mine ? "me" : null, "data-testid": "board-row", "data-rank": row.rank },
+    h("td", {}, row.rank), h("td", {}, row.name), h("td", {}, time),
+    h("td", {}, row.foundations ?? "—"), h("td", { class: "moves" }, row.moves ?? "—"), h("td", {}, replayLink));
+}
+
+/** @param {DailyBoard} board */
+function boardTable(board) {
+  const mineId = board.you?.player_id;
+  const rows = [...board.top];
+  // Your row and your neighbours, after the top when they are not already in it.
+  const shown = new Set(rows.map((row) => row.rank));
+  const more = board.around.length ? board.around : board.you ? [board.you] : [];
+  const extra = more.filter((row) => !shown.has(row.rank));
+  if (!rows.length && !extra.length) return h("p", { class: "hint", "data-testid": "board-empty" }, t("daily_board_empty"));
+  return h("table", { class: "ranking", "data-testid": "daily-board" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("rank")), h("th", {}, t("player")), h("th", {}, t("finish")),
+      h("th", {}, t("cards")), h("th", { class: "moves" }, t("moves")), h("th", {}, ""))),
+    h("tbody", {}, rows.map((row) => boardRow(row, row.player_id === mineId)),
+      extra.length ? h("tr", { class: "gap" }, h("td", { colspan: 6 }, "…")) : null,
+      extra.map((row) => boardRow(row, row.player_id === mineId))));
+}
+
+/**
+ * @param {DailyChallenge} challenge
+ * @param {HTMLElement} error
+ */
+async function challengeCard(challenge, error) {
+  const ranked = !challenge.ranked_game_id;
+  const play = h("button", { type: "button", class: ranked ? "primary" : "", "data-testid": "daily-play" },
+    ranked ? t("daily_play_ranked") : t("daily_play_practice"));
+  play.addEventListener("click", async () => {
+    try {
+      const game = await playDaily(challenge.date, challenge.mode);
+      localStorage.setItem(STORE_GAME, JSON.stringify({
+        game_id: game.game_id, token: game.player_token, code: game.code ?? "", started_at: Date.now(),
+      }));
+      // The page picks the saved game up on load, as after any reload.
+      location.assign(location.pathname);
+    } catch (err) {
+      error.textContent = errorText(err);
+      error.hidden = false;
+    }
+  });
+  let board;
+  try {
+    board = boardTable(await dailyBoard(challenge.date, challenge.mode));
+  } catch (err) {
+    board = h("p", { class: "form-error" }, errorText(err));
+  }
+  return h("section", { class: "daily-card", "data-testid": "daily-challenge", "data-mode": challenge.mode },
+    h("h3", {}, modeLabel(challenge.mode)),
+    h("p", { class: "hint" }, `${t("daily_players")}: ${challenge.players}`),
+    play, board);
+}
+
+/**
+ * The day before `date` (`YYYY-MM-DD`, UTC).
+ * @param {string} date
+ */
+export function dayBefore(date) {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * Yesterday's boards, public now: every ranked game can be watched again.
+ * @param {string} date
+ * @param {string[]} modes
+ */
+async function pastBoards(date, modes) {
+  const boards = await Promise.all(
+    modes.map(async (mode) => {
+      try {
+        const board = await dailyBoard(date, mode);
+        return h("section", { class: "daily-card", "data-testid": "daily-past", "data-mode": mode },
+          h("h3", {}, modeLabel(mode)), boardTable(board));
+      } catch {
+        return null; // a day before the service kept boards
+      }
+    }),
+  );
+  return h("div", {}, h("h2", {}, `${t("daily_yesterday")} · ${date}`), h("div", { class: "daily-grid" }, boards));
+}
+
+/** @param {HTMLElement} root */
+export async function showDaily(root) {
+  if (countdownTimer) clearInterval(countdownTimer);
+  fill(root, h("p", { class: "hint" }, t("loading")));
+  try {
+    const overview = await dailyOverview();
+    const nextAt = Date.now() + overview.seconds_to_next * 1000;
+    const countdown = h("b", { "data-testid": "daily-countdown" });
+    const tick = () => {
+      if (!root.isConnected || root.closest("[hidden]")) return;
+      countdown.textContent = clock(nextAt - Date.now());
+    };
+    tick();
+    countdownTimer = setInterval(tick, 1000);
+    const error = h("p", { class: "form-error", "data-testid": "daily-error", hidden: true });
+    const cards = await Promise.all(overview.challenges.map((c) => challengeCard(c, error)));
+    const modes = overview.challenges.map((c) => c.mode);
+    const past = await pastBoards(dayBefore(overview.date), modes);
+    fill(root,
+      h("h2", {}, `${t("daily_title")} · ${overview.date}`),
+      h("p", { class: "hint" }, `${t("daily_next_in")} `, countdown),
+      error,
+      h("div", { class: "daily-grid" }, cards),
+      past);
+  } catch (error) {
+    fill(root, h("h2", {}, t("daily_title")), h("p", { class: "form-error", "data-testid": "page-error" }, errorText(error)));
+  }
+}

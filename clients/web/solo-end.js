@@ -1,0 +1,95 @@
+// @ts-check
+// Resigning a single game, its end screen (with the code a secret deal reveals at the
+// end), and the links from end screens to the game's replay. The game id comes from the
+// table (app.js marks it), the game token from the solo game app.js keeps in storage.
+
+import { ApiError } from "./api.js";
+import { record, resign } from "./api-players.js";
+import { byId, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { errorText } from "./pages.js";
+
+const STORE_GAME = "solitaire.game";
+const STORE_RACE = "solitaire.race";
+
+const ui = {
+  table: byId("table", HTMLElement),
+  resign: byId("btn-solo-resign", HTMLButtonElement),
+  won: byId("won", HTMLElement),
+  wonReplay: byId("won-replay", HTMLAnchorElement),
+  raceResult: byId("result", HTMLElement),
+  raceReplay: byId("result-watch", HTMLAnchorElement),
+  end: byId("solo-end", HTMLElement),
+  endBody: byId("solo-end-body", HTMLElement),
+};
+
+/** Games resigned from this page: their resign button stays hidden. */
+const resigned = new Set();
+
+/** @returns {{ game_id: string, token: string } | null} */
+function soloGame() {
+  try {
+    if (localStorage.getItem(STORE_RACE)) return null;
+    const saved = JSON.parse(localStorage.getItem(STORE_GAME) ?? "null");
+    return saved && saved.game_id === ui.table.dataset.gameId ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string} gameId */
+const replayHref = (gameId) => `#/replay/${encodeURIComponent(gameId)}`;
+
+function sync() {
+  const gameId = ui.table.dataset.gameId ?? "";
+  const solo = soloGame();
+  ui.resign.hidden = !solo || !ui.won.hidden || resigned.has(solo.game_id);
+  ui.wonReplay.href = replayHref(gameId);
+  ui.raceReplay.href = replayHref(gameId);
+  ui.raceReplay.hidden = !gameId;
+}
+
+async function resignGame() {
+  const solo = soloGame();
+  if (!solo || !confirm(t("resign_confirm"))) return;
+  ui.end.hidden = false;
+  fill(ui.endBody, h("p", { class: "hint" }, t("loading")));
+  try {
+    await resign(solo.game_id, solo.token);
+    resigned.add(solo.game_id);
+    // A daily challenge keeps its deal (and so the record) private until the day ends.
+    const over = await record(solo.game_id, solo.token).catch((error) => {
+      if (error instanceof ApiError && error.problem?.code === "daily_running") return null;
+      throw error;
+    });
+    fill(ui.endBody,
+      h("h2", {}, t("solo_end_title")),
+      h("p", {}, over ? t("solo_end_resigned") : t("solo_end_daily")),
+      over && h("p", { class: "deal-code" }, h("span", {}, t("deal_code")), " ",
+        h("code", { "data-testid": "solo-end-code" }, over.code)),
+      h("div", { class: "row buttons" },
+        over && h("a", { class: "button primary", href: replayHref(solo.game_id), "data-testid": "solo-end-replay" }, t("replay_watch")),
+        h("button", { type: "button", "data-testid": "solo-end-new" }, t("new_game")),
+        h("button", { type: "button", class: "plain", "data-testid": "solo-end-close" }, t("close"))));
+  } catch (error) {
+    fill(ui.endBody, h("p", { class: "form-error", "data-testid": "solo-end-error" }, errorText(error)),
+      h("button", { type: "button", class: "plain", "data-testid": "solo-end-close" }, t("close")));
+  }
+  sync();
+}
+
+ui.resign.addEventListener("click", () => void resignGame());
+ui.endBody.addEventListener("click", (e) => {
+  const target = e.target instanceof Element ? e.target.closest("[data-testid]") : null;
+  const id = target?.getAttribute("data-testid");
+  if (id === "solo-end-new") byId("btn-new", HTMLButtonElement).click();
+  if (id === "solo-end-new" || id === "solo-end-close" || id === "solo-end-replay") ui.end.hidden = true;
+});
+// app.js owns the table and the banners; follow what it shows.
+const watch = new MutationObserver(sync);
+for (const node of [ui.table, ui.won, ui.raceResult]) {
+  watch.observe(node, { attributes: true, attributeFilter: ["data-game-id", "hidden"] });
+}
+window.addEventListener("storage", sync);
+setInterval(sync, 1000);
+sync();

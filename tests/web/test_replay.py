@@ -1,0 +1,94 @@
+"""The replay viewer: every state rebuilt in the browser from the deal of the code and
+the game's public changes, stepped, played, jumped to, and opened from a shared link."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.web.conftest import PHONE
+from tests.web.pages import expect
+from tests.web.players import resigned_game, won_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from tests.web.conftest import Api, PageErrors
+
+REBUILT_STATES = """async (gameId) => {
+  const { replay } = await import("/api-players.js");
+  const { replayStates } = await import("/replay.js");
+  return await replayStates(await replay(gameId));
+}"""
+
+
+@pytest.mark.parametrize(
+    "request_body",
+    [
+        {"game": "DS", "draw": 1, "scoring": "normal", "secret": True},
+        {"game": "DS", "draw": 3, "scoring": "vegas", "secret": True},
+        {"game": "TF", "draw": 3, "scoring": "normal", "secret": True},
+        {"code": "DS1-D3N-QWERTYU"},
+        {"code": "TF1-D1N-AAAAAAB"},
+    ],
+)
+def test_the_last_rebuilt_state_is_the_servers(
+    page: Page, api: Api, request_body: dict[str, Any]
+) -> None:
+    game_id = resigned_game(api, request_body, actions=60, seed=len(str(request_body)))
+    states = page.evaluate(REBUILT_STATES, game_id)
+    version, final = api.state(game_id)
+    assert len(states) == version + 1
+    assert states[-1] == final
+    assert states[-1]["resigned"]
+
+
+def test_a_won_game_replays_to_the_win(page: Page, api: Api) -> None:
+    game_id = won_game(api)
+    states = page.evaluate(REBUILT_STATES, game_id)
+    assert states[-1] == api.state(game_id)[1]
+    assert states[-1]["won"] and not states[-2]["won"]
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_step_play_and_jump_from_a_shared_link(
+    new_context: Any, page_errors: PageErrors, api: Api, viewport: str, screenshots: Path
+) -> None:
+    game_id = won_game(api)
+    last = api.state(game_id)[0]
+    options = {"viewport": PHONE, "has_touch": True} if viewport == "phone" else {}
+    page = page_errors.watch(new_context(**options).new_page())
+    page.goto(f"/#/replay/{game_id}")  # the shared link opens the viewer directly
+
+    position = page.get_by_test_id("replay-position")
+    expect(position).to_have_text(f"0 / {last}")
+    expect(page.get_by_test_id("replay-notation")).to_have_text("The deal")
+    page.get_by_test_id("replay-forward").click()
+    page.get_by_test_id("replay-forward").click()
+    expect(position).to_have_text(f"2 / {last}")
+    expect(page.get_by_test_id("replay-notation")).to_have_text("c3>f4")
+    page.get_by_test_id("replay-back").click()
+    expect(position).to_have_text(f"1 / {last}")
+    expect(page.get_by_test_id("replay-table").locator('[data-card="AH"]')).to_have_count(1)
+
+    page.get_by_test_id("replay-slider").fill(str(last - 1))
+    expect(position).to_have_text(f"{last - 1} / {last}")
+    page.screenshot(path=str(screenshots / f"replay-{viewport}.png"))
+    page.get_by_test_id("replay-end").click()
+    expect(position).to_have_text(f"{last} / {last}")
+
+    page.get_by_test_id("replay-speed").select_option("8")
+    page.get_by_test_id("replay-play").click()  # from the end, playing starts again
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("aria-label", "Pause")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=replay-position]').dataset.index >= 3"
+    )
+    page.get_by_test_id("replay-play").click()
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("aria-label", "Play")
+
+    link = page.get_by_test_id("replay-link")
+    expect(link).to_have_value(f"{page.url.split('#')[0]}#/replay/{game_id}")
+    page.get_by_test_id("page-close").click()
+    expect(page.get_by_test_id("page")).to_be_hidden()
