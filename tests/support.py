@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -274,3 +276,32 @@ def hello(ws: CheckedWebSocket) -> dict[str, Any]:
     welcome = ws.receive_json()
     assert welcome["type"] == "welcome"
     return welcome
+
+
+def fill_winnable_pools(app: Any, per_mode: int = 3) -> None:
+    """Puts secret deals in the pools of winnable deals of the daily modes, as if the
+    solver had certified them (certifying is the solver's business, tested with it): the
+    daily challenge takes its deals from there. Call it once the app has started."""
+    from service.analysis import code_for
+    from service.daily import DAILY_MODES
+    from service.store.records import MemoryRecords
+
+    records = app.state.games.store.records
+    codes = {mode: [str(code_for(mode)) for _ in range(per_mode)] for mode in DAILY_MODES}
+    if isinstance(records, MemoryRecords):
+
+        async def push() -> None:
+            for mode, listed in codes.items():
+                for code in listed:
+                    await records.queue_push(f"winnable:{mode}", code)
+
+        # Memory records hold no loop of their own; a thread of its own keeps this clear
+        # of any loop the caller runs (Playwright's, for one).
+        filler = threading.Thread(target=asyncio.run, args=(push(),))
+        filler.start()
+        filler.join()
+        return
+    connection = redis.Redis.from_url(app.state.settings.store_url)
+    for mode, listed in codes.items():
+        connection.rpush(f"sol:rec:queue:winnable:{mode}", *listed)
+    connection.close()

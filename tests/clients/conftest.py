@@ -20,7 +20,7 @@ import uvicorn
 
 from service.app import create_app
 from service.config import Settings
-from tests.support import free_port
+from tests.support import fill_winnable_pools, free_port
 
 CLIENT_ROOT = Path(__file__).resolve().parents[2] / "clients" / "python"
 if str(CLIENT_ROOT) not in sys.path:
@@ -32,8 +32,9 @@ class ServiceThread:
 
     def __init__(self, settings: Settings, port: int | None = None) -> None:
         self.port = port or free_port()
+        self.app = create_app(settings)
         config = uvicorn.Config(
-            create_app(settings),
+            self.app,
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
@@ -53,6 +54,7 @@ class ServiceThread:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the service did not start")
             time.sleep(0.01)
+        fill_winnable_pools(self.app)
 
     def stop(self) -> None:
         if self.thread.is_alive():

@@ -8,11 +8,9 @@ from typing import Any
 
 import pytest
 
-from service.analysis import code_for
 from service.app import create_app
 from service.config import Settings
-from service.daily import DAILY_MODES
-from tests.support import CheckedClient
+from tests.support import CheckedClient, fill_winnable_pools
 
 # 2026-12-01 12:00:00 UTC
 NOON = 1_796_126_400.0
@@ -38,21 +36,8 @@ def players_client(store_url: str, clock: FakeClock, **overrides: Any) -> Iterat
     }
     settings = Settings(store_url=store_url, **options)
     with CheckedClient(create_app(settings, clock=clock)) as client:
-        fill_daily_pools(client)
+        fill_winnable_pools(client.app)
         yield client
-
-
-def fill_daily_pools(client: CheckedClient, per_mode: int = 3) -> None:
-    """Daily deals come from the pools of certified deals; these tests fill them with
-    secret deals directly (certifying is the solver's business, tested with it)."""
-    records = client.app.state.games.store.records  # type: ignore[attr-defined]
-
-    async def fill() -> None:
-        for mode in DAILY_MODES:
-            for _ in range(per_mode):
-                await records.queue_push(f"winnable:{mode}", str(code_for(mode)))
-
-    client.portal.call(fill)  # type: ignore[union-attr]
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ import uvicorn
 
 from service.app import create_app
 from service.config import Settings
-from tests.support import free_port
+from tests.support import fill_winnable_pools, free_port
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
@@ -106,9 +106,15 @@ def server() -> Iterator[str]:
         race_countdown_seconds=0.5,
         log_level="warning",
         winnable_pool_size=0,
+        # Every page of the tests comes from one address, faster than a person plays.
+        http_write_rate_per_second=1000,
+        http_write_burst=1000,
+        changes_rate_per_second=1000,
+        changes_burst=1000,
     )
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host="127.0.0.1",
         port=free_port(),
         log_level="warning",
@@ -122,6 +128,7 @@ def server() -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("the service did not start")
         time.sleep(0.02)
+    fill_winnable_pools(app)
     try:
         yield f"http://127.0.0.1:{config.port}"
     finally:
@@ -137,7 +144,10 @@ def api(server: str) -> Api:
 # --------------------------------------------------------------------------- the browser
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running in this
+# thread while it is open, and an asyncio test that a parallel worker runs after the
+# browser tests in the same process could not start its own.
+@pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Playwright]:
     try:
         from playwright.sync_api import sync_playwright
@@ -149,7 +159,7 @@ def playwright_instance() -> Iterator[Playwright]:
         yield instance
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     launched = playwright_instance.chromium.launch(
         executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS

@@ -17,7 +17,7 @@ import uvicorn
 from service.app import create_app
 from service.config import Settings
 from tests.players.conftest import NOON, FakeClock
-from tests.support import free_port
+from tests.support import fill_winnable_pools, free_port
 from tests.web.conftest import DESKTOP, PHONE, Api, PageErrors
 from tests.web.pages import expect, wait_synced
 from tests.web.players import as_player, new_player, random_play
@@ -36,10 +36,17 @@ def clock() -> FakeClock:
 @pytest.fixture
 def clocked_server(clock: FakeClock) -> Iterator[str]:
     """A service whose days turn when the test moves its clock."""
-    settings = Settings(store_url="memory://", log_level="warning")
-    config = uvicorn.Config(
-        create_app(settings, clock=clock), host="127.0.0.1", port=free_port(), log_level="warning"
+    settings = Settings(
+        store_url="memory://",
+        log_level="warning",
+        winnable_pool_size=0,
+        http_write_rate_per_second=1000,
+        http_write_burst=1000,
+        changes_rate_per_second=1000,
+        changes_burst=1000,
     )
+    app = create_app(settings, clock=clock)
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="daily-test-server", daemon=True)
     thread.start()
@@ -47,6 +54,7 @@ def clocked_server(clock: FakeClock) -> Iterator[str]:
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the service did not start"
         time.sleep(0.02)
+    fill_winnable_pools(app)
     yield f"http://127.0.0.1:{config.port}"
     server.should_exit = True
     thread.join(10)
