@@ -22,7 +22,7 @@ import orjson
 
 from . import engine
 from .config import Settings
-from .games import ServiceError
+from .games import ServiceError, from_store
 from .protocol import ErrorCode
 from .solver import Budget, Result, hint, solve
 from .store import StoreUnavailable
@@ -150,14 +150,6 @@ class Analysis:
             if executor is not None:
                 _stop_now(executor)
 
-    async def _guard(self, call: Any) -> Any:
-        try:
-            return await call
-        except StoreUnavailable as exc:
-            raise ServiceError(
-                ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
-            ) from exc
-
     # ------------------------------------------------------------------ winnable deals
 
     def start_refilling(self, modes: tuple[str, ...] = ()) -> None:
@@ -188,7 +180,7 @@ class Analysis:
         self.start_refilling((mode,))
         deadline = asyncio.get_running_loop().time() + _POOL_WAIT_SECONDS
         while True:
-            code = await self._guard(self.records.queue_pop(f"winnable:{mode}"))
+            code = await from_store(self.records.queue_pop(f"winnable:{mode}"))
             if code is not None:
                 return engine.GameCode.parse(code)
             if asyncio.get_running_loop().time() >= deadline:
@@ -201,10 +193,10 @@ class Analysis:
             await asyncio.sleep(0.1)
 
     async def certified(self, game_id: str) -> bool:
-        return await self._guard(self.records.get(f"certified:{game_id}")) is not None
+        return await from_store(self.records.get(f"certified:{game_id}")) is not None
 
     async def mark_certified(self, game_id: str, ttl_seconds: int) -> None:
-        await self._guard(self.records.claim(f"certified:{game_id}", "1", ttl_seconds))
+        await from_store(self.records.claim(f"certified:{game_id}", "1", ttl_seconds))
 
     # ------------------------------------------------------------------ hints and analysis
 
@@ -232,14 +224,14 @@ class Analysis:
     async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:
         """The verdicts of an ended game, worked out once and then kept."""
         key = f"analysis:{game_id}"
-        cached = await self._guard(self.records.get(key))
+        cached = await from_store(self.records.get(key))
         if cached is not None:
             kept: dict[str, Any] = orjson.loads(cached)
             return kept
         result: dict[str, Any] = await self._in_worker(
             False, analyse, record_text, self.settings.analysis_seconds
         )
-        await self._guard(
+        await from_store(
             self.records.claim(key, orjson.dumps(result).decode(), self.settings.game_ttl_seconds)
         )
         return result

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .games import ServiceError
+from .games import ServiceError, from_store
 from .players import name_key
 from .protocol import ErrorCode
-from .store import StoreUnavailable
 from .store.records import BoardPage, Ranked, Records
 
 MAX_TOP = 100
@@ -25,19 +24,11 @@ class Boards:
     def __init__(self, records: Records) -> None:
         self.records = records
 
-    async def _guard(self, call: Any) -> Any:
-        try:
-            return await call
-        except StoreUnavailable as exc:
-            raise ServiceError(
-                ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
-            ) from exc
-
     async def add(self, board: str, player_id: str, score: float) -> None:
-        await self._guard(self.records.board_add(board, player_id, score))
+        await from_store(self.records.board_add(board, player_id, score))
 
     async def size(self, board: str) -> int:
-        size: int = await self._guard(self.records.board_size(board))
+        size: int = await from_store(self.records.board_size(board))
         return size
 
     async def view(self, board: str, you: str | None, top: int, around: int) -> dict[str, Any]:
@@ -48,7 +39,7 @@ class Boards:
                 422,
                 f"top is 0 to {MAX_TOP} and around 0 to {MAX_AROUND}",
             )
-        page: BoardPage = await self._guard(self.records.board_page(board, you, top, around))
+        page: BoardPage = await from_store(self.records.board_page(board, you, top, around))
         mine = page.you
         names = await self._names(
             [r.member for r in [*page.top, *page.around]] + ([you] if mine and you else [])
@@ -63,7 +54,7 @@ class Boards:
 
     async def _names(self, player_ids: list[str]) -> dict[str, str]:
         unique = list(dict.fromkeys(player_ids))
-        values = await self._guard(self.records.get_many([name_key(p) for p in unique]))
+        values = await from_store(self.records.get_many([name_key(p) for p in unique]))
         return {p: v or "?" for p, v in zip(unique, values, strict=True)}
 
     @staticmethod

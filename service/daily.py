@@ -17,10 +17,9 @@ import orjson
 
 from . import engine
 from .boards import Boards
-from .games import Games, ServiceError
+from .games import Games, ServiceError, from_store
 from .players import Players
 from .protocol import ErrorCode
-from .store import StoreUnavailable
 from .store.records import Records
 
 DAILY_MODES = ("DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N")
@@ -81,14 +80,6 @@ class Daily:
         """A challenge's code and ranked games are public once its day is over."""
         return self.now_ms() >= end_ms(day_of(challenge))
 
-    async def _guard(self, call: Any) -> Any:
-        try:
-            return await call
-        except StoreUnavailable as exc:
-            raise ServiceError(
-                ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
-            ) from exc
-
     def parse(self, date: str, mode: str) -> dt.date:
         """The day of a challenge that exists (today or earlier), or a typed error."""
         if not _DATE_RE.match(date):
@@ -107,14 +98,15 @@ class Daily:
 
     async def code(self, challenge: str) -> engine.GameCode:
         key = f"daily:{challenge}"
-        existing = await self._guard(self.records.get(key))
+        existing = await from_store(self.records.get(key))
         if existing is not None:
             return engine.GameCode.parse(existing)
         mode = challenge[11:]
         code = await self.winnable(mode) if self.winnable else _code_for(mode)
-        await self._guard(self.records.claim(key, str(code)))
+        await from_store(self.records.claim(key, str(code)))
         # Another instance may have chosen first: everyone plays the stored one.
-        return engine.GameCode.parse(await self._guard(self.records.get(key)))
+        stored = await from_store(self.records.get(key))
+        return engine.GameCode.parse(stored or str(code))
 
     async def overview(self, token: str | None) -> dict[str, Any]:
         today = self.today()
@@ -129,7 +121,7 @@ class Daily:
                 "players": await self.boards.size(f"daily:{challenge}"),
             }
             if player is not None:
-                entry["ranked_game_id"] = await self._guard(
+                entry["ranked_game_id"] = await from_store(
                     self.records.get(f"daily-attempt:{challenge}:{player.player_id}")
                 )
             challenges.append(entry)
@@ -160,7 +152,7 @@ class Daily:
         )
         ranked = False
         if player is not None:
-            ranked = await self._guard(
+            ranked = await from_store(
                 self.records.claim(
                     f"daily-attempt:{challenge}:{player.player_id}",
                     created["game_id"],
@@ -170,12 +162,12 @@ class Daily:
         return {**created, "challenge_id": challenge, "ranked": ranked}
 
     async def is_ranked(self, challenge: str, player_id: str, game_id: str) -> bool:
-        attempt = await self._guard(self.records.get(f"daily-attempt:{challenge}:{player_id}"))
+        attempt = await from_store(self.records.get(f"daily-attempt:{challenge}:{player_id}"))
         return bool(attempt == game_id)
 
     async def enter(self, challenge: str, player_id: str, entry: dict[str, Any]) -> None:
         """Puts a ranked attempt that ended on the challenge's board."""
-        await self._guard(
+        await from_store(
             self.records.claim(
                 f"daily-entry:{challenge}:{player_id}",
                 orjson.dumps(entry).decode(),
@@ -196,7 +188,7 @@ class Daily:
         details = dict(
             zip(
                 members,
-                await self._guard(
+                await from_store(
                     self.records.get_many([f"daily-entry:{challenge}:{m}" for m in members])
                 ),
                 strict=True,

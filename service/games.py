@@ -48,6 +48,16 @@ class ServiceError(Exception):
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
 
+async def from_store(call: Awaitable[T]) -> T:
+    """Awaits one store call; an unreachable store becomes ``store_unavailable`` (503)."""
+    try:
+        return await call
+    except StoreUnavailable as exc:
+        raise ServiceError(
+            ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
+        ) from exc
+
+
 def request_id_reused(version: int) -> ServiceError:
     # Answering "duplicate" here would silently drop a new action of a client whose
     # request counter restarted; it must learn that its ids collide.

@@ -16,9 +16,9 @@ from typing import Any
 import orjson
 
 from .config import Settings
-from .games import ServiceError
+from .games import ServiceError, from_store
 from .protocol import ErrorCode
-from .store import StoreUnavailable, hash_token
+from .store import hash_token
 from .store.records import Records
 
 NAME_MAX = 24
@@ -99,18 +99,10 @@ class Players:
         name = clean_name(raw_name)
         token = secrets.token_urlsafe(32)
         player = Player(secrets.token_urlsafe(12), name, int(time.time() * 1000), [])
-        await self._guard(self._add_token(player, token))
-        await self._guard(self.records.save(player_key(player.player_id), 0, player.dump()))
-        await self._guard(self.records.claim(name_key(player.player_id), name))
+        await from_store(self._add_token(player, token))
+        await from_store(self.records.save(player_key(player.player_id), 0, player.dump()))
+        await from_store(self.records.claim(name_key(player.player_id), name))
         return {**player.public(), "player_token": token}
-
-    async def _guard(self, call: Any) -> Any:
-        try:
-            return await call
-        except StoreUnavailable as exc:
-            raise ServiceError(
-                ErrorCode.STORE_UNAVAILABLE, 503, "the player store is unavailable; retry"
-            ) from exc
 
     async def _add_token(self, player: Player, token: str) -> None:
         digest = hash_token(token)
@@ -125,13 +117,13 @@ class Players:
         """Who holds ``token``, in one look-up (no profile read)."""
         if not token:
             raise _unauthorized()
-        player_id: str | None = await self._guard(self.records.get(_token_key(hash_token(token))))
+        player_id: str | None = await from_store(self.records.get(_token_key(hash_token(token))))
         if player_id is None:
             raise _unauthorized()
         return player_id
 
     async def load(self, player_id: str) -> Player:
-        doc = await self._guard(self.records.load(player_key(player_id)))
+        doc = await from_store(self.records.load(player_key(player_id)))
         if doc is None:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no player with id {player_id!r}")
         return Player(**orjson.loads(doc.text))
@@ -139,12 +131,12 @@ class Players:
     async def update(self, player_id: str, change: Any) -> Player:
         """Applies ``change(player)`` by compare-and-set, retried on a concurrent update."""
         for _ in range(_SAVE_ATTEMPTS):
-            doc = await self._guard(self.records.load(player_key(player_id)))
+            doc = await from_store(self.records.load(player_key(player_id)))
             if doc is None:
                 raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no player with id {player_id!r}")
             player = Player(**orjson.loads(doc.text))
             change(player)
-            if await self._guard(
+            if await from_store(
                 self.records.save(player_key(player_id), doc.version, player.dump())
             ):
                 return player
@@ -161,14 +153,14 @@ class Players:
             found.name = name
 
         renamed = await self.update(player.player_id, rename)
-        await self._guard(self.records.delete(name_key(player.player_id)))
-        await self._guard(self.records.claim(name_key(player.player_id), name))
+        await from_store(self.records.delete(name_key(player.player_id)))
+        await from_store(self.records.claim(name_key(player.player_id), name))
         return renamed.public()
 
     async def names(self, player_ids: list[str]) -> dict[str, str]:
         found: dict[str, str] = {}
         for player_id in player_ids:
-            name = await self._guard(self.records.get(name_key(player_id)))
+            name = await from_store(self.records.get(name_key(player_id)))
             found[player_id] = name if name is not None else "?"
         return found
 
@@ -180,7 +172,7 @@ class Players:
         ttl = self.settings.link_code_seconds
         for _ in range(8):
             code = "".join(secrets.choice(LINK_ALPHABET) for _ in range(LINK_CODE_LENGTH))
-            if await self._guard(self.records.claim(f"link:{code}", player.player_id, ttl)):
+            if await from_store(self.records.claim(f"link:{code}", player.player_id, ttl)):
                 expires_at = int(time.time() * 1000) + ttl * 1000
                 return {"link_code": code, "expires_at": expires_at}
         raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "could not allocate a code; retry")
@@ -192,13 +184,13 @@ class Players:
         """
         await failures.check()
         code = "".join(raw_code.split()).replace("-", "").upper()
-        player_id = await self._guard(self.records.take(f"link:{code}"))
+        player_id = await from_store(self.records.take(f"link:{code}"))
         if player_id is None:
             await failures.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no such link code (or it was used)")
         token = secrets.token_urlsafe(32)
         digest = hash_token(token)
-        await self._guard(self.records.claim(_token_key(digest), player_id))
+        await from_store(self.records.claim(_token_key(digest), player_id))
 
         def remember(player: Player) -> None:
             player.token_hashes.append(digest)
@@ -218,5 +210,5 @@ class Players:
 
         await self.update(player.player_id, drop)
         for digest in revoked:
-            await self._guard(self.records.delete(_token_key(digest)))
+            await from_store(self.records.delete(_token_key(digest)))
         return {"revoked": len(revoked)}

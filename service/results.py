@@ -19,7 +19,7 @@ from . import engine
 from .analysis import Analysis
 from .boards import Boards
 from .daily import Daily
-from .games import Games, ServiceError
+from .games import Games, ServiceError, from_store
 from .players import Player, Players
 from .protocol import ErrorCode
 from .store import StoreUnavailable
@@ -134,38 +134,30 @@ class Results:
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
-    async def _guard(self, call: Any) -> Any:
-        try:
-            return await call
-        except StoreUnavailable as exc:
-            raise ServiceError(
-                ErrorCode.STORE_UNAVAILABLE, 503, "the player store is unavailable; retry"
-            ) from exc
-
     async def first_action(self, game_id: str, ttl_seconds: int) -> None:
         """Starts the game's clock (the server's, from the first action on)."""
-        await self._guard(self.records.claim(f"started:{game_id}", str(self.now_ms()), ttl_seconds))
+        await from_store(self.records.claim(f"started:{game_id}", str(self.now_ms()), ttl_seconds))
 
     async def elapsed_ms(self, game_id: str) -> int | None:
-        started = await self._guard(self.records.get(f"started:{game_id}"))
+        started = await from_store(self.records.get(f"started:{game_id}"))
         return None if started is None else max(0, self.now_ms() - int(started))
 
     async def count(self, player_id: str, ending: Ending, ttl_seconds: int) -> bool:
         """Counts ``ending`` in the player's statistics once; False if already counted."""
-        claimed = await self._guard(
+        claimed = await from_store(
             self.records.claim(f"counted:{ending.game_id}", player_id, ttl_seconds)
         )
         if not claimed:
             return False
         key = f"stats:{player_id}"
         for _ in range(_SAVE_ATTEMPTS):
-            stored = await self._guard(self.records.load(key))
+            stored = await from_store(self.records.load(key))
             doc: dict[str, Any] = orjson.loads(stored.text) if stored else {"modes": {}}
             figures = doc["modes"].setdefault(ending.mode, _empty_mode(ending.vegas))
             _count(figures, ending)
             version = stored.version if stored else 0
-            if await self._guard(self.records.save(key, version, orjson.dumps(doc).decode())):
-                await self._guard(
+            if await from_store(self.records.save(key, version, orjson.dumps(doc).decode())):
+                await from_store(
                     self.records.board_add(
                         f"streak:{ending.mode}", player_id, -float(figures["best_streak"])
                     )
@@ -174,7 +166,7 @@ class Results:
         raise ServiceError(ErrorCode.STALE_VERSION, 409, "the statistics kept changing")
 
     async def stats(self, player_id: str) -> dict[str, Any]:
-        stored = await self._guard(self.records.load(f"stats:{player_id}"))
+        stored = await from_store(self.records.load(f"stats:{player_id}"))
         return public_stats(orjson.loads(stored.text) if stored else {})
 
 
