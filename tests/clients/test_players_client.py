@@ -115,7 +115,7 @@ def test_terminal_player_commands(
     code, out = run_cli(capsys, "leaderboard", "streak.TF.D1N", *url)
     assert code == 0 and "Cleo B" in out and "<- you" in out
 
-    code, out = run_cli(capsys, "replay", game_id, "--ascii", "--no-color", *url)
+    code, out = run_cli(capsys, "replay", "--ascii", "--no-color", *url, "--", game_id)
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith(f"Replay of {game_id}, deal {WINNING_CODE}: won")
     assert lines[1].endswith(f"  {WINNING_LINE.split()[0]}")

@@ -9,6 +9,7 @@ test's own clients (127.0.0.1), as an attacker's would come from elsewhere.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import resource
 from collections.abc import Iterator
@@ -146,19 +147,30 @@ async def test_a_client_that_dribbles_its_headers_gets_408(pair: tuple[Instance,
     try:
         writer.write(b"GET /healthz HTTP/1.1\r\nhost: test\r\nx-slow: ")
         answer = b""
-        # One byte every half second: never a whole header, never idle for long.
+        # One byte every half second: never a whole header, never idle for long. Each
+        # wait reads first, so that the answer is taken before the next byte could meet
+        # a closed socket (whose reset would throw the unread answer away).
         for _ in range(GIVE_UP * 2):
+            try:
+                answer += await asyncio.wait_for(reader.read(65536), 0.5)
+            except TimeoutError:
+                pass
+            except ConnectionError:
+                break
+            if answer or reader.at_eof():
+                break
             try:
                 writer.write(b"a")
                 await writer.drain()
             except ConnectionError:
                 break
-            try:
-                answer += await asyncio.wait_for(reader.read(65536), 0.5)
-            except TimeoutError:
-                continue
-            if reader.at_eof():
-                break
+        # The rest of the answer, up to the close that follows it.
+        with contextlib.suppress(TimeoutError, ConnectionError):
+            while answer and not reader.at_eof():
+                more = await asyncio.wait_for(reader.read(65536), 2)
+                if not more:
+                    break
+                answer += more
     finally:
         writer.transport.abort()
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
