@@ -108,7 +108,15 @@ async def main(args: argparse.Namespace) -> None:
             await wait_redis(redis_process.port)
             url = f"redis://127.0.0.1:{redis_process.port}/0"
             service = start_service(
-                "service", url, {"RATE_PER_SECOND": "100000", "RATE_BURST": "100000"}
+                "service",
+                url,
+                {
+                    # Every client of the benchmark comes from one address.
+                    "RATE_PER_SECOND": "100000",
+                    "RATE_BURST": "100000",
+                    "HTTP_WRITE_RATE_PER_SECOND": "100000",
+                    "HTTP_WRITE_BURST": "100000",
+                },
             )
             async with httpx2.AsyncClient(timeout=30) as http:
                 await wait_ready(http, service)
