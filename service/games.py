@@ -420,10 +420,8 @@ class Games:
                 ErrorCode.GAME_NOT_OVER, 409, "a game can be replayed once it is over"
             )
         timed = await self._read(self.store.timed_actions, game_id)
-        game = engine.GameRecord(
-            engine.GameCode.parse(stored.code),
-            [engine.parse_action(notation) for notation, _ in timed],
-        ).replay()
+        # The stored state is the game after its last action: no replay on the loop.
+        game = engine.deserialize(stored.state)
         finished = [at for _, at in timed if at is not None]
         return {
             "game_id": game_id,
