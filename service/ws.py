@@ -43,7 +43,7 @@ from .protocol import (
     parse_action_input,
 )
 from .races import Races
-from .rates import AddressBuckets
+from .rates import AddressBuckets, TokenBucket
 from .store import Delivery, race_topic
 
 log = logging.getLogger("service.ws")
@@ -60,23 +60,6 @@ class _Subscription:
     role: str
     token: str | None
     last_version: int
-
-
-class _TokenBucket:
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 class Connection:
@@ -101,7 +84,7 @@ class Connection:
         # Held while a subscription is being set up, so the pump cannot race ahead of
         # the snapshot it must follow.
         self.pump_lock = asyncio.Lock()
-        self.bucket = _TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self.greeted = False
         self.too_slow = False
         self.pump_task: asyncio.Task[None] | None = None
@@ -289,7 +272,7 @@ class Connection:
 
         The rate is checked before anything else: a frame over it is dropped unread.
         """
-        if not self.bucket.take():
+        if not self.bucket.take(time.monotonic()):
             return await self._drop(data)
         self.admitted_since_notice = True
         if len(data) > self.settings.max_frame_bytes:
