@@ -8,16 +8,18 @@ stay secret until the day is over.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 import orjson
 
 from . import engine
 from .boards import Boards
-from .games import Games, ServiceError, from_store
+from .games import Games, ServiceError, from_store, new_game_id
 from .players import Players
 from .protocol import ErrorCode
 from .store.records import Records
@@ -25,6 +27,8 @@ from .store.records import Records
 DAILY_MODES = ("DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DAY_MS = 86_400_000
+_ATTEMPT_TTL_SECONDS = 400 * 86_400
+_CLOSE_WAIT_SECONDS = 2.0
 
 # Where certified deals come from: mode -> a secret code the solver has won.
 WinnableDeals = Callable[[str], Awaitable[engine.GameCode]]
@@ -69,6 +73,9 @@ class Daily:
         self.records = records
         self.clock = clock
         self.winnable = winnable
+        # Set by the players' layer: finishes a challenge's attempts still open at its end.
+        self.close_attempts: Callable[[str], Coroutine[Any, Any, None]] | None = None
+        self._closing: dict[str, asyncio.Task[None]] = {}
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -134,8 +141,11 @@ class Daily:
             "challenges": challenges,
         }
 
-    async def play(self, date: str, mode: str, token: str | None) -> dict[str, Any]:
-        """A game of the challenge: ranked for a player's first attempt, else unranked."""
+    async def play(
+        self, date: str, mode: str, token: str | None, ranked_only: bool = False
+    ) -> dict[str, Any]:
+        """A game of the challenge: ranked for a player's first attempt, else unranked;
+        with ``ranked_only`` the ranked attempt or a typed error, nothing created."""
         day = self.parse(date, mode)
         if day != self.today():
             raise ServiceError(
@@ -143,27 +153,63 @@ class Daily:
             )
         challenge = challenge_id(day, mode)
         player = await self.players.authenticate(token) if token else None
+        if ranked_only and player is None:
+            raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a ranked attempt needs a player token")
         code = await self.code(challenge)
-        created = await self.games.create_from(
-            code,
-            hidden=True,
-            player_id=player.player_id if player else "",
-            challenge=challenge,
-        )
+        game_id = new_game_id()
         ranked = False
+        attempt_key = ""
         if player is not None:
+            # The attempt is claimed before the game exists, so that a refused ranked
+            # request creates nothing and two requests at once cannot both be ranked.
+            attempt_key = f"daily-attempt:{challenge}:{player.player_id}"
             ranked = await from_store(
-                self.records.claim(
-                    f"daily-attempt:{challenge}:{player.player_id}",
-                    created["game_id"],
-                    ttl_seconds=400 * 86_400,
-                )
+                self.records.claim(attempt_key, game_id, ttl_seconds=_ATTEMPT_TTL_SECONDS)
             )
+        if ranked_only and not ranked:
+            used = await from_store(self.records.get(attempt_key))
+            raise ServiceError(
+                ErrorCode.DAILY_ATTEMPT_USED,
+                409,
+                f"your ranked attempt at {challenge} is game {used}; later games are unranked",
+            )
+        try:
+            created = await self.games.create_from(
+                code,
+                hidden=True,
+                player_id=player.player_id if player else "",
+                challenge=challenge,
+                game_id=game_id,
+            )
+        except ServiceError:
+            if ranked:
+                await from_store(self.records.delete(attempt_key))
+            raise
         return {**created, "challenge_id": challenge, "ranked": ranked}
 
     async def is_ranked(self, challenge: str, player_id: str, game_id: str) -> bool:
         attempt = await from_store(self.records.get(f"daily-attempt:{challenge}:{player_id}"))
         return bool(attempt == game_id)
+
+    async def open_attempt(
+        self, challenge: str, player_id: str, entry: dict[str, Any], rank_score: float
+    ) -> None:
+        """Puts a ranked attempt on the board at its first action, as it stands then:
+        an attempt that never ends still ranks (after every ended one)."""
+        claimed = await from_store(
+            self.records.claim(
+                f"daily-open:{challenge}:{player_id}",
+                orjson.dumps({**entry, "open": True}).decode(),
+                ttl_seconds=_ATTEMPT_TTL_SECONDS,
+            )
+        )
+        if claimed:
+            await from_store(
+                self.records.queue_push(
+                    f"daily-attempts:{challenge}", f"{player_id} {entry['game_id']}"
+                )
+            )
+            await self.boards.add(f"daily:{challenge}", player_id, rank_score)
 
     async def enter(self, challenge: str, player_id: str, entry: dict[str, Any]) -> None:
         """Puts a ranked attempt that ended on the challenge's board."""
@@ -171,10 +217,34 @@ class Daily:
             self.records.claim(
                 f"daily-entry:{challenge}:{player_id}",
                 orjson.dumps(entry).decode(),
-                ttl_seconds=400 * 86_400,
+                ttl_seconds=_ATTEMPT_TTL_SECONDS,
             )
         )
-        await self.boards.add(f"daily:{challenge}", player_id, entry["rank_score"])
+        # The ended attempt's standing replaces the one of its first action.
+        await self.boards.add(f"daily:{challenge}", player_id, entry["rank_score"], replace=True)
+        await from_store(self.records.delete(f"daily-open:{challenge}:{player_id}"))
+
+    async def still_open(self, challenge: str) -> AsyncIterator[tuple[str, str]]:
+        """Once the day is over: each ranked attempt that had not ended, taken once
+        (``player id``, ``game id``) whichever instance asks."""
+        queue = f"daily-attempts:{challenge}"
+        while (item := await from_store(self.records.queue_pop(queue))) is not None:
+            player_id, game_id = item.split(" ", 1)
+            if await from_store(self.records.get(f"daily-open:{challenge}:{player_id}")):
+                yield player_id, game_id
+
+    async def _close(self, challenge: str) -> None:
+        """Finishes the attempts still open when the day ended (at most once at a time
+        per instance; the board waits a little for it)."""
+        if self.close_attempts is None:
+            return
+        task = self._closing.get(challenge)
+        if task is None:
+            task = asyncio.create_task(self.close_attempts(challenge))
+            self._closing[challenge] = task
+            task.add_done_callback(lambda _: self._closing.pop(challenge, None))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(task), _CLOSE_WAIT_SECONDS)
 
     async def board(
         self, date: str, mode: str, token: str | None, top: int, around: int
@@ -182,18 +252,12 @@ class Daily:
         day = self.parse(date, mode)
         challenge = challenge_id(day, mode)
         public = self.is_public(challenge)
+        if public:
+            await self._close(challenge)
         you = await self.players.player_id_of(token) if token else None
         board = await self.boards.view(f"daily:{challenge}", you, top, around)
-        members = {row["player_id"] for row in [*board["top"], *board["around"]]}
-        details = dict(
-            zip(
-                members,
-                await from_store(
-                    self.records.get_many([f"daily-entry:{challenge}:{m}" for m in members])
-                ),
-                strict=True,
-            )
-        )
+        members = sorted({row["player_id"] for row in [*board["top"], *board["around"]]})
+        details = await self._entries(challenge, members)
         for row in [*board["top"], *board["around"]]:
             detail = orjson.loads(details[row["player_id"]] or "{}")
             row.update({k: v for k, v in detail.items() if k != "rank_score"})
@@ -209,3 +273,17 @@ class Daily:
             "code": code,
             **board,
         }
+
+    async def _entries(self, challenge: str, members: list[str]) -> dict[str, str | None]:
+        """Each member's entry: the ended attempt's, else the open one's."""
+        ended = await from_store(
+            self.records.get_many([f"daily-entry:{challenge}:{m}" for m in members])
+        )
+        details = dict(zip(members, ended, strict=True))
+        missing = [m for m in members if details[m] is None]
+        if missing:
+            opened = await from_store(
+                self.records.get_many([f"daily-open:{challenge}:{m}" for m in missing])
+            )
+            details.update(zip(missing, opened, strict=True))
+        return details

@@ -187,7 +187,12 @@ class PlayerHooks(Protocol):
     """What the players' layer counts: a game's first action (its clock starts) and the
     end of a game that belongs to a player."""
 
-    async def first_action(self, game_id: str) -> None: ...
+    async def first_action(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None: ...
+
+    async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
+        """Refuses an action on a ranked daily attempt whose day is over."""
 
     def challenge_public(self, challenge: str) -> bool:
         """A daily challenge's games are private to their players until its day is over:
@@ -196,6 +201,10 @@ class PlayerHooks(Protocol):
     async def game_over(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
     ) -> None: ...
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(16)
 
 
 class Games:
@@ -275,10 +284,11 @@ class Games:
         hidden: bool = False,
         player_id: str = "",
         challenge: str = "",
+        game_id: str = "",
     ) -> dict[str, Any]:
         """A new game of ``code``; a ``hidden`` code is shown once the game is over."""
         state = engine.new_game(code)
-        game_id = secrets.token_urlsafe(16)
+        game_id = game_id or new_game_id()
         token = secrets.token_urlsafe(32)
         stored = StoredGame(
             game_id,
@@ -587,6 +597,8 @@ class Games:
             self.authorize(live.token_hash, token)
             if live.race_id and self.races is not None:
                 await self.races.gate(live.race_id, game_id)
+            if live.challenge and self.players is not None:
+                await self.players.check_open(game_id, live.player_id, live.challenge)
             if expected_version is not None and expected_version != live.version and not fresh:
                 fresh = True
                 continue
@@ -643,7 +655,9 @@ class Games:
                     await self.races.after_action(live.race_id, game_id, game)
                 if live.player_id and self.players is not None:
                     if version == 1:
-                        await self.players.first_action(game_id)
+                        await self.players.first_action(
+                            game_id, live.player_id, live.challenge, game
+                        )
                     if game.over:
                         await self.players.game_over(game_id, live.player_id, live.challenge, game)
                 return Applied(version, change["notation"], False, change)

@@ -94,6 +94,7 @@ ERROR_STATUS: dict[ErrorCode, int] = {
     ErrorCode.BAD_NAME: 422,
     ErrorCode.DAILY_CLOSED: 409,
     ErrorCode.DAILY_RUNNING: 403,
+    ErrorCode.DAILY_ATTEMPT_USED: 409,
     ErrorCode.WINNABLE_POOL_EMPTY: 503,
     ErrorCode.HINTS_NOT_ALLOWED: 403,
 }
@@ -147,6 +148,8 @@ _PLAY = [
     ErrorCode.REQUEST_ID_REUSED,
     ErrorCode.RACE_NOT_STARTED,
     ErrorCode.RACE_OVER,
+    # A ranked daily attempt stands as it was when its day ended.
+    ErrorCode.DAILY_CLOSED,
 ]
 # A race that changes under a command is retried a few times, then refused as stale.
 _RACE_COMMAND = [ErrorCode.NOT_FOUND, ErrorCode.UNAUTHORIZED, ErrorCode.STALE_VERSION]

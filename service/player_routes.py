@@ -14,7 +14,7 @@ from .games import ServiceError
 from .http import bearer_token, json_response, read_body
 from .players import Players
 from .protocol import ErrorCode
-from .protocol_players import CreatePlayerRequest, LinkRequest, RenameRequest
+from .protocol_players import CreatePlayerRequest, DailyPlayRequest, LinkRequest, RenameRequest
 from .quotas import AddressQuota
 from .results import Results
 
@@ -94,7 +94,8 @@ async def daily_overview(request: Request) -> Response:
 async def daily_play(request: Request) -> Response:
     daily: Daily = request.app.state.daily
     date, mode = request.path_params["date"], request.path_params["mode"]
-    created = await daily.play(date, mode, bearer_token(request))
+    body = await read_body(request, DailyPlayRequest)
+    created = await daily.play(date, mode, bearer_token(request), ranked_only=bool(body.ranked))
     location = f"/games/{created['game_id']}"
     return json_response(created, 201, {"location": location})
 

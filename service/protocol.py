@@ -260,6 +260,7 @@ class ErrorCode(StrEnum):
     BAD_NAME = "bad_name"
     DAILY_CLOSED = "daily_closed"
     DAILY_RUNNING = "daily_running"
+    DAILY_ATTEMPT_USED = "daily_attempt_used"
     WINNABLE_POOL_EMPTY = "winnable_pool_empty"
     HINTS_NOT_ALLOWED = "hints_not_allowed"
     METHOD_NOT_ALLOWED = "method_not_allowed"

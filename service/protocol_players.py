@@ -5,7 +5,7 @@ Part of the protocol like ``protocol``: the source of their schemas in ``schemas
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -36,6 +36,21 @@ class CreatePlayerRequest(Model):
 
 class RenameRequest(Model):
     name: DisplayName
+
+
+class DailyPlayRequest(Model):
+    """The body of `POST /daily/{date}/{mode}/games` (it may be empty)."""
+
+    ranked: Literal[True] | None = Field(
+        None,
+        description=(
+            "`true`: this must be the ranked attempt. With no player token (401 `unauthorized`)"
+            " or once the player's ranked attempt exists (409 `daily_attempt_used`) nothing is"
+            " created. Left out: the player's first game is the ranked attempt, later ones are"
+            " unranked practice. A player's first game is always the ranked one, so there is"
+            " no `false`."
+        ),
+    )
 
 
 class PlayerView(Model):
@@ -88,7 +103,7 @@ class DailyChallenge(Model):
     challenge_id: str = Field(description="`<date>.<mode>`, e.g. `2026-12-01.TF.D1N`.")
     date: str
     mode: Mode
-    players: int = Field(description="Ranked attempts that ended so far.")
+    players: int = Field(description="Ranked attempts on the board (from their first action).")
     ranked_game_id: str | None = Field(
         None, description="With a player token: your ranked attempt's game, if any."
     )
@@ -122,6 +137,14 @@ class BoardRow(Model):
     game_id: str | None = Field(
         None, description="Daily boards, once the day is over: the game, for its replay."
     )
+    open: bool | None = Field(
+        None,
+        description=(
+            "Daily boards: true while the attempt has not ended (it ranks as it stood at its"
+            " first action). An attempt still open at the end of the day is then counted as"
+            " it stood, not won."
+        ),
+    )
 
 
 class Board(Model):
@@ -141,7 +164,12 @@ class DailyBoard(Board):
     code: str | None = Field(description="The deal's code, once the day is over.")
 
 
-REST_REQUESTS: list[type[BaseModel]] = [CreatePlayerRequest, RenameRequest, LinkRequest]
+REST_REQUESTS: list[type[BaseModel]] = [
+    CreatePlayerRequest,
+    RenameRequest,
+    LinkRequest,
+    DailyPlayRequest,
+]
 REST_RESPONSES: list[type[BaseModel]] = [
     PlayerCreated,
     PlayerView,

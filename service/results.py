@@ -126,6 +126,16 @@ def public_stats(doc: dict[str, Any]) -> dict[str, Any]:
     return {"modes": modes}
 
 
+def _daily_entry(ending: Ending) -> dict[str, Any]:
+    return {
+        "game_id": ending.game_id,
+        "won": ending.won,
+        "time_ms": ending.time_ms if ending.won else None,
+        "moves": ending.moves,
+        "foundations": ending.foundations,
+    }
+
+
 class Results:
     def __init__(self, records: Records, clock: Callable[[], float]) -> None:
         self.records = records
@@ -189,9 +199,39 @@ class Careers:
         self.games = games
         self.ttl_seconds = ttl_seconds
         games.players = self
+        daily.close_attempts = self.close_attempts
 
-    async def first_action(self, game_id: str) -> None:
+    async def first_action(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
         await self.results.first_action(game_id, self.ttl_seconds)
+        if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
+            ending = Ending.of(game_id, game, None)
+            await self.daily.open_attempt(
+                challenge, player_id, _daily_entry(ending), ending.rank_score()
+            )
+
+    async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
+        if self.daily.is_public(challenge) and await self.daily.is_ranked(
+            challenge, player_id, game_id
+        ):
+            raise ServiceError(
+                ErrorCode.DAILY_CLOSED,
+                409,
+                "the day of this ranked attempt is over: it stands on the board as it was",
+            )
+
+    async def close_attempts(self, challenge: str) -> None:
+        """Counts the ranked attempts still open when their day ended, as they stood."""
+        async for player_id, game_id in self.daily.still_open(challenge):
+            try:
+                stored = await self.games.store.load(game_id)
+            except StoreUnavailable:
+                return
+            if stored is not None:
+                await self.game_over(
+                    game_id, player_id, challenge, engine.deserialize(stored.state)
+                )
 
     def challenge_public(self, challenge: str) -> bool:
         return self.daily.is_public(challenge)
@@ -217,14 +257,7 @@ class Careers:
             # A winnable deal from a secret seed: nobody could solve it beforehand.
             await self.boards.add(f"best-time:{ending.mode}", player_id, elapsed)
         if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
-            entry = {
-                "game_id": game_id,
-                "won": ending.won,
-                "time_ms": ending.time_ms if ending.won else None,
-                "moves": ending.moves,
-                "foundations": ending.foundations,
-                "rank_score": ending.rank_score(),
-            }
+            entry = {**_daily_entry(ending), "rank_score": ending.rank_score()}
             await self.daily.enter(challenge, player_id, entry)
             if ending.won and ending.time_ms is not None and not ending.hinted:
                 # A certified deal from a secret seed: nobody could solve it beforehand.

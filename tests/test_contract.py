@@ -40,7 +40,7 @@ HTTP_ONLY_CODES = {
     "internal_error",
     "game_not_over",
     "bad_name",
-    "daily_closed",
+    "daily_attempt_used",
     "winnable_pool_empty",
 }
 

@@ -81,8 +81,9 @@ class Records(ABC):
     async def queue_length(self, queue: str) -> int: ...
 
     @abstractmethod
-    async def board_add(self, board: str, member: str, score: float) -> None:
-        """Enters ``member`` with ``score``, keeping the lower of its old and new score."""
+    async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
+        """Enters ``member`` with ``score``, keeping the lower of its old and new score
+        (or the new one, with ``replace``)."""
 
     @abstractmethod
     async def board_rank(self, board: str, member: str) -> Ranked | None: ...
@@ -169,12 +170,12 @@ class MemoryRecords(Records):
     async def queue_length(self, queue: str) -> int:
         return len(self._queues.get(queue, ()))
 
-    async def board_add(self, board: str, member: str, score: float) -> None:
+    async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
         scores = self._scores.setdefault(board, {})
         ranked = self._boards.setdefault(board, SortedList())
         old = scores.get(member)
         if old is not None:
-            if old <= score:
+            if old <= score and not replace:
                 return
             ranked.remove((old, member))
         scores[member] = score

@@ -159,10 +159,10 @@ class RedisRecords(Records):
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
-    async def board_add(self, board: str, member: str, score: float) -> None:
+    async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
         try:
             # LT: an existing member keeps the lower (better) of its two scores.
-            await self._redis.zadd(_board(board), {member: score}, lt=True)
+            await self._redis.zadd(_board(board), {member: score}, lt=not replace)
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 

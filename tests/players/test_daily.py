@@ -165,3 +165,63 @@ def test_ranking_won_then_time_then_foundations_then_moves() -> None:
     ]
     scores = [ending.rank_score() for ending in order]
     assert scores == sorted(scores) and len(set(scores)) == len(scores)
+
+
+def test_asking_for_the_ranked_attempt_twice_is_refused_and_creates_nothing(
+    service: CheckedClient,
+) -> None:
+    ada = new_player(service, "Ada")["player_token"]
+    path = f"/daily/{TODAY}/TF.D1N/games"
+    first = service.post(path, json={"ranked": True}, headers=auth(ada))
+    assert first.status_code == 201 and first.json()["ranked"] is True
+    again = service.post(path, json={"ranked": True}, headers=auth(ada))
+    assert again.status_code == 409, again.text
+    assert again.json()["code"] == "daily_attempt_used"
+    assert first.json()["game_id"] in again.json()["detail"]
+    anonymous = service.post(path, json={"ranked": True})
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "unauthorized"
+    refused = service.post(path, json={"ranked": False}, headers=auth(ada))
+    assert refused.status_code == 422 and refused.json()["code"] == "bad_message"
+    # Nothing was created by the refusals: the ranked attempt is still the first game,
+    # and the player's next game (no body) is unranked practice.
+    overview = service.get("/daily", headers=auth(ada)).json()
+    entry = next(c for c in overview["challenges"] if c["mode"] == "TF.D1N")
+    assert entry["ranked_game_id"] == first.json()["game_id"]
+    assert _play_daily(service, "TF.D1N", ada)["ranked"] is False
+
+
+def test_a_ranked_attempt_closes_at_midnight_and_counts_as_it_stood(
+    service: CheckedClient, clock: FakeClock
+) -> None:
+    ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    open_attempt = _play_daily(service, "DS.D3N", ada["player_token"])
+    ended = _play_daily(service, "DS.D3N", bob["player_token"])
+    practice = _play_daily(service, "DS.D3N", ada["player_token"])
+    untouched = _play_daily(service, "DS.D3N", new_player(service, "Cy")["player_token"])
+    for _ in range(3):
+        assert _act(service, open_attempt, "actions", action="d").status_code == 200
+    assert _act(service, ended, "actions", action="d").status_code == 200
+    assert _act(service, ended, "resign").status_code == 200
+
+    board = service.get(f"/daily/{TODAY}/DS.D3N").json()
+    assert board["size"] == 2  # an attempt is on the board from its first action
+    rows = {row["name"]: row for row in board["top"]}
+    assert rows["Ada"]["open"] is True and rows["Bob"].get("open") is None
+    assert untouched["game_id"] not in json.dumps(board)
+
+    clock.now += 12 * 3600  # midnight: the ranked attempt is frozen, practice goes on
+    late = _act(service, open_attempt, "actions", action="d")
+    assert late.status_code == 409 and late.json()["code"] == "daily_closed"
+    assert _act(service, open_attempt, "resign").status_code == 409
+    assert _act(service, practice, "actions", action="d").status_code == 200
+
+    board = service.get(f"/daily/{TODAY}/DS.D3N").json()
+    rows = {row["name"]: row for row in board["top"]}
+    assert rows["Ada"].get("open") is None and rows["Ada"]["won"] is False
+    assert rows["Ada"]["moves"] == 3 and rows["Ada"]["game_id"] == open_attempt["game_id"]
+    stats = service.get("/players/me/stats", headers=auth(ada["player_token"])).json()
+    assert stats["modes"]["DS.D3N"]["played"] == 1 and stats["modes"]["DS.D3N"]["won"] == 0
+    # Counted once, however often the board is read.
+    service.get(f"/daily/{TODAY}/DS.D3N")
+    stats = service.get("/players/me/stats", headers=auth(ada["player_token"])).json()
+    assert stats["modes"]["DS.D3N"]["played"] == 1

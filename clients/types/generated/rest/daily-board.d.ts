@@ -58,4 +58,8 @@ export interface BoardRow {
    * Daily boards, once the day is over: the game, for its replay.
    */
   game_id?: string | null;
+  /**
+   * Daily boards: true while the attempt has not ended (it ranks as it stood at its first action). An attempt still open at the end of the day is then counted as it stood, not won.
+   */
+  open?: boolean | null;
 }

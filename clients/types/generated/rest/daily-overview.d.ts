@@ -28,7 +28,7 @@ export interface DailyChallenge {
    */
   mode: string;
   /**
-   * Ranked attempts that ended so far.
+   * Ranked attempts on the board (from their first action).
    */
   players: number;
   /**

@@ -34,6 +34,7 @@ export type ErrorCode =
   | "bad_name"
   | "daily_closed"
   | "daily_running"
+  | "daily_attempt_used"
   | "winnable_pool_empty"
   | "hints_not_allowed"
   | "method_not_allowed"
