@@ -16,7 +16,7 @@ from .players import Players
 from .protocol import ErrorCode
 from .protocol_players import CreatePlayerRequest, DailyPlayRequest, LinkRequest, RenameRequest
 from .quotas import AddressQuota
-from .results import Results
+from .results import Careers, Results
 
 
 def _players(request: Request) -> Players:
@@ -78,6 +78,8 @@ async def _stats(request: Request, player_id: str, name: str) -> dict[str, Any]:
 
 async def my_stats(request: Request) -> Response:
     player = await _players(request).authenticate(bearer_token(request))
+    careers: Careers = request.app.state.careers
+    await careers.repair_latest(player)
     return json_response(await _stats(request, player.player_id, player.name))
 
 

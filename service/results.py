@@ -1,10 +1,14 @@
 """What a player's finished game counts for: statistics per mode, win streaks, and the
 boards (daily challenge, all-time best times, longest streaks).
 
-A game is counted once: the first ending to claim ``counted:<game id>`` in the store
-records it, whichever instance sees it (a win, a resignation, or the player starting a
-new game after at least one move). Statistics are one document per player, changed by
-compare-and-set, so games of one player ending at once on several instances all count.
+A game is counted once, whichever instance sees it end (a win, a resignation, or the
+player starting a new game after at least one move). Statistics are one document per
+player, changed by compare-and-set together with the ids of the games counted last, so
+games of one player ending at once on several instances all count, and counting again
+after a crash counts nothing twice. An instance that stops between a game's last commit
+and its counting leaves the game uncounted until the repair: the player's latest game is
+checked when they read their statistics or start a new game, and daily attempts when
+their day closes.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from .store import StoreUnavailable
 from .store.records import Records
 
 _SAVE_ATTEMPTS = 32
+# Games already counted, kept in the statistics document. A game is only ever counted
+# again by the repair of a player's latest game, so a short memory is enough.
+_COUNTED_KEPT = 64
 # Ranks pack into one float: won games by time, then moves; others after every winner,
 # by cards left off the foundations, then moves. Exact below 2^53.
 _MOVES_SPAN = 100_000
@@ -152,19 +159,22 @@ class Results:
         started = await from_store(self.records.get(f"started:{game_id}"))
         return None if started is None else max(0, self.now_ms() - int(started))
 
-    async def count(self, player_id: str, ending: Ending, ttl_seconds: int) -> bool:
-        """Counts ``ending`` in the player's statistics once; False if already counted."""
-        claimed = await from_store(
-            self.records.claim(f"counted:{ending.game_id}", player_id, ttl_seconds)
-        )
-        if not claimed:
-            return False
+    async def count(self, player_id: str, ending: Ending) -> bool:
+        """Counts ``ending`` in the player's statistics once; False if already counted.
+
+        The game's id is written into the same document in the same compare-and-set, so
+        counting can be tried again after a crash at any point without counting twice.
+        """
         key = f"stats:{player_id}"
         for _ in range(_SAVE_ATTEMPTS):
             stored = await from_store(self.records.load(key))
             doc: dict[str, Any] = orjson.loads(stored.text) if stored else {"modes": {}}
+            counted: list[str] = doc.setdefault("counted", [])
+            if ending.game_id in counted:
+                return False
             figures = doc["modes"].setdefault(ending.mode, _empty_mode(ending.vegas))
             _count(figures, ending)
+            doc["counted"] = [*counted, ending.game_id][-_COUNTED_KEPT:]
             version = stored.version if stored else 0
             if await from_store(self.records.save(key, version, orjson.dumps(doc).decode())):
                 await from_store(
@@ -245,7 +255,7 @@ class Careers:
             hinted = False
         elapsed = await self.results.elapsed_ms(game_id)
         ending = Ending.of(game_id, game, elapsed, hinted)
-        if not await self.results.count(player_id, ending, self.ttl_seconds):
+        if not await self.results.count(player_id, ending):
             return
         if (
             ending.won
@@ -279,8 +289,24 @@ class Careers:
             stored = await self.games.store.load(previous[0])
         except StoreUnavailable:
             return  # counted when it ends, if it ever does
-        if stored is None or stored.won or stored.version == 0:
+        if stored is None or stored.version == 0:
             return
         game = engine.deserialize(stored.state)
+        if stored.won:
+            # Over: counted when it ended, unless that instance stopped first.
+            await self.game_over(previous[0], player.player_id, stored.challenge, game)
+            return
         ending = Ending.of(previous[0], game, await self.results.elapsed_ms(previous[0]))
-        await self.results.count(player.player_id, ending, self.ttl_seconds)
+        await self.results.count(player.player_id, ending)
+
+    async def repair_latest(self, player: Player) -> None:
+        """Counts the player's latest game if it is over and was not counted."""
+        if player.current_game is None:
+            return
+        try:
+            stored = await self.games.store.load(player.current_game)
+        except StoreUnavailable:
+            return
+        if stored is not None and stored.won:
+            game = engine.deserialize(stored.state)
+            await self.game_over(player.current_game, player.player_id, stored.challenge, game)

@@ -9,6 +9,7 @@ from typing import Any
 
 from service.app import create_app
 from service.config import Settings
+from service.results import Ending
 from tests.players.conftest import FakeClock, new_player, players_client
 from tests.service.helpers import winnable_reflechi
 from tests.support import CheckedClient, auth
@@ -167,3 +168,48 @@ def test_race_games_of_a_player_count(store_url: str, clock: FakeClock) -> None:
         assert resigned.status_code == 200, resigned.text
         client.post(f"/races/{race_id}/resign", headers=auth(guest["player_token"]))
         assert _stats(client, token)["TF.D1N"]["played"] == 1
+
+
+def _resign_unseen(client: CheckedClient, game: dict[str, Any]) -> None:
+    """Resigns as an instance would that stops right after the commit: the game is over
+    in the store, and nothing has counted it."""
+    games = client.app.state.games  # type: ignore[attr-defined]
+    hooks, games.players = games.players, None
+    try:
+        resigned = client.post(
+            f"/games/{game['game_id']}/resign", headers=auth(game["player_token"])
+        )
+        assert resigned.status_code == 200, resigned.text
+    finally:
+        games.players = hooks
+
+
+def test_an_ending_lost_in_a_crash_is_counted_once_when_the_player_comes_back(
+    service: CheckedClient,
+) -> None:
+    token = new_player(service)["player_token"]
+    game = _game(service, token)
+    _play(service, game, "d")
+    _resign_unseen(service, game)
+    # Reading the statistics repairs the player's latest game, once however often.
+    assert _stats(service, token)["TF.D1N"]["played"] == 1
+    assert _stats(service, token)["TF.D1N"]["played"] == 1
+
+    lost = _game(service, token)
+    _play(service, lost, "d")
+    _resign_unseen(service, lost)
+    _game(service, token)  # a new game counts the lost ending as it ended
+    figures = _stats(service, token)["TF.D1N"]
+    assert figures["played"] == 2 and figures["won"] == 0
+
+
+def test_counting_the_same_ending_again_counts_nothing(service: CheckedClient) -> None:
+    results = service.app.state.results  # type: ignore[attr-defined]
+    token = new_player(service)["player_token"]
+    player_id = service.get("/players/me", headers=auth(token)).json()["player_id"]
+    ending = Ending("g1", "TF.D1N", True, 60_000, 120, 0, 52, 52, False, False)
+    assert service.portal is not None
+    assert service.portal.call(results.count, player_id, ending) is True
+    assert service.portal.call(results.count, player_id, ending) is False
+    figures = _stats(service, token)["TF.D1N"]
+    assert (figures["played"], figures["won"], figures["best_time_ms"]) == (1, 1, 60_000)
