@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .openapi import _AUTH, _BODY, _ENDED_GAME_READ, _WRITE, _errors, _json, _ref
+from .openapi_common import AUTH, BODY, ENDED_GAME_READ, WRITE, errors, json_body, ref
 from .protocol import AnalysisResponse, CreatedGame, ErrorCode, HintResponse
 from .protocol_players import (
     Board,
@@ -58,7 +58,7 @@ def _query(name: str, default: int, maximum: int) -> dict[str, Any]:
 
 
 def _body(model: Any) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": _ref(model)}}}
+    return {"required": True, "content": {"application/json": {"schema": ref(model)}}}
 
 
 def player_paths() -> dict[str, Any]:
@@ -69,11 +69,11 @@ def player_paths() -> dict[str, Any]:
             "post": {
                 "operationId": "postHint",
                 "summary": "One suggested action, from what the player can see (counted)",
-                "security": _AUTH,
+                "security": AUTH,
                 "parameters": [_path_param("game_id")],
                 "responses": {
-                    "200": _json(HintResponse, "A hint, or null"),
-                    **_errors(ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *_WRITE),
+                    "200": json_body(HintResponse, "A hint, or null"),
+                    **errors(ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *WRITE),
                 },
             }
         },
@@ -84,8 +84,8 @@ def player_paths() -> dict[str, Any]:
                 "where the player stopped",
                 "parameters": [_path_param("game_id")],
                 "responses": {
-                    "200": _json(AnalysisResponse, "Verdicts"),
-                    **_errors(*_ENDED_GAME_READ),
+                    "200": json_body(AnalysisResponse, "Verdicts"),
+                    **errors(*ENDED_GAME_READ),
                 },
             }
         },
@@ -95,8 +95,8 @@ def player_paths() -> dict[str, Any]:
                 "summary": "Create an anonymous player; the token is shown once",
                 "requestBody": _body(CreatePlayerRequest),
                 "responses": {
-                    "201": _json(PlayerCreated, "Created"),
-                    **_errors(*_BODY, ErrorCode.BAD_NAME),
+                    "201": json_body(PlayerCreated, "Created"),
+                    **errors(*BODY, ErrorCode.BAD_NAME),
                 },
             }
         },
@@ -104,17 +104,17 @@ def player_paths() -> dict[str, Any]:
             "get": {
                 "operationId": "getMe",
                 "summary": "The player of the token",
-                "security": _AUTH,
-                "responses": {"200": _json(PlayerView, "You"), **_errors(_TOKEN)},
+                "security": AUTH,
+                "responses": {"200": json_body(PlayerView, "You"), **errors(_TOKEN)},
             },
             "patch": {
                 "operationId": "renameMe",
                 "summary": "Change your display name",
-                "security": _AUTH,
+                "security": AUTH,
                 "requestBody": _body(RenameRequest),
                 "responses": {
-                    "200": _json(PlayerView, "Renamed"),
-                    **_errors(*_BODY, _TOKEN, ErrorCode.BAD_NAME),
+                    "200": json_body(PlayerView, "Renamed"),
+                    **errors(*BODY, _TOKEN, ErrorCode.BAD_NAME),
                 },
             },
         },
@@ -122,8 +122,8 @@ def player_paths() -> dict[str, Any]:
             "post": {
                 "operationId": "newLinkCode",
                 "summary": "A single-use code for joining this player from another device",
-                "security": _AUTH,
-                "responses": {"201": _json(LinkCode, "Code"), **_errors(_TOKEN, *_WRITE)},
+                "security": AUTH,
+                "responses": {"201": json_body(LinkCode, "Code"), **errors(_TOKEN, *WRITE)},
             }
         },
         "/players/link": {
@@ -132,9 +132,9 @@ def player_paths() -> dict[str, Any]:
                 "summary": "Trade a link code for a token of the same player",
                 "requestBody": _body(LinkRequest),
                 "responses": {
-                    "201": _json(PlayerCreated, "Linked: a new token of the same player"),
+                    "201": json_body(PlayerCreated, "Linked: a new token of the same player"),
                     # 404: no such code, or it was used or expired; 429 after too many.
-                    **_errors(*_BODY, ErrorCode.NOT_FOUND),
+                    **errors(*BODY, ErrorCode.NOT_FOUND),
                 },
             }
         },
@@ -142,18 +142,18 @@ def player_paths() -> dict[str, Any]:
             "post": {
                 "operationId": "revokeOtherTokens",
                 "summary": "Revoke every token of the player except this one",
-                "security": _AUTH,
-                "responses": {"200": _json(Revoked, "Revoked"), **_errors(_TOKEN, *_WRITE)},
+                "security": AUTH,
+                "responses": {"200": json_body(Revoked, "Revoked"), **errors(_TOKEN, *WRITE)},
             }
         },
         "/players/me/stats": {
             "get": {
                 "operationId": "getMyStats",
                 "summary": "Your statistics per mode",
-                "security": _AUTH,
+                "security": AUTH,
                 "responses": {
-                    "200": _json(PlayerStats, "Statistics"),
-                    **_errors(_TOKEN),
+                    "200": json_body(PlayerStats, "Statistics"),
+                    **errors(_TOKEN),
                 },
             }
         },
@@ -163,8 +163,8 @@ def player_paths() -> dict[str, Any]:
                 "summary": "Another player's statistics (public)",
                 "parameters": [_path_param("player_id")],
                 "responses": {
-                    "200": _json(PlayerStats, "Statistics"),
-                    **_errors(ErrorCode.NOT_FOUND),
+                    "200": json_body(PlayerStats, "Statistics"),
+                    **errors(ErrorCode.NOT_FOUND),
                 },
             }
         },
@@ -174,8 +174,8 @@ def player_paths() -> dict[str, Any]:
                 "summary": "Today's challenges (UTC) and the time to the next ones",
                 "security": optional_player,
                 "responses": {
-                    "200": _json(DailyOverview, "Today"),
-                    **_errors(_TOKEN),
+                    "200": json_body(DailyOverview, "Today"),
+                    **errors(_TOKEN),
                 },
             }
         },
@@ -187,11 +187,11 @@ def player_paths() -> dict[str, Any]:
                 "parameters": [_path_param("date"), _path_param("mode")],
                 "requestBody": {**_body(DailyPlayRequest), "required": False},
                 "responses": {
-                    "201": _json(DailyGameCreated, "Created"),
-                    **_errors(
+                    "201": json_body(DailyGameCreated, "Created"),
+                    **errors(
                         *_BOARD,
-                        *_WRITE,
-                        *_BODY,
+                        *WRITE,
+                        *BODY,
                         ErrorCode.DAILY_CLOSED,
                         ErrorCode.DAILY_ATTEMPT_USED,
                         ErrorCode.WINNABLE_POOL_EMPTY,
@@ -206,8 +206,8 @@ def player_paths() -> dict[str, Any]:
                 "security": optional_player,
                 "parameters": [_path_param("date"), _path_param("mode"), *board_query],
                 "responses": {
-                    "200": _json(DailyBoard, "Board"),
-                    **_errors(*_BOARD, ErrorCode.WINNABLE_POOL_EMPTY),
+                    "200": json_body(DailyBoard, "Board"),
+                    **errors(*_BOARD, ErrorCode.WINNABLE_POOL_EMPTY),
                 },
             }
         },
@@ -218,8 +218,8 @@ def player_paths() -> dict[str, Any]:
                 "security": optional_player,
                 "parameters": [_path_param("board"), *board_query],
                 "responses": {
-                    "200": _json(Board, "Board"),
-                    **_errors(*_BOARD),
+                    "200": json_body(Board, "Board"),
+                    **errors(*_BOARD),
                 },
             }
         },
