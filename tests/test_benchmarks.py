@@ -74,3 +74,9 @@ def test_attack_benchmark_reports_its_metrics() -> None:
         assert f"attack.{phase}.others_p99_ms" in figures, phase
         assert figures[f"attack.{phase}.others_errors"]["value"] == 0, phase
     assert "attack.changes_request_p50_ms" in figures
+
+
+def test_winnable_games_benchmark_reports_its_metrics() -> None:
+    figures = run_benchmark("winnable_games.py")
+    for metric in ("create.random.p99_ms", "create.winnable.p99_ms", "create.winnable_ratio"):
+        assert figures[metric]["unit"] in {"ms", "1"}
