@@ -13,7 +13,6 @@ import { playerToken } from "./player-store.js";
 /** @typedef {import("./types.js").DailyGameCreated} DailyGameCreated */
 /** @typedef {import("./types.js").GameRecordResponse} GameRecordResponse */
 /** @typedef {import("./types.js").ReplayResponse} ReplayResponse */
-/** @typedef {import("./types.js").ChangesResponse} ChangesResponse */
 /** @typedef {import("./types.js").ActionAccepted} ActionAccepted */
 
 const enc = encodeURIComponent;
@@ -90,15 +89,4 @@ export async function record(gameId, token) {
 /** @param {string} gameId @returns {Promise<ReplayResponse>} */
 export async function replay(gameId) {
   return /** @type {ReplayResponse} */ (await call("GET", `/games/${enc(gameId)}/replay`));
-}
-
-/**
- * One page of a game's changes after version `since` (`more` and `next_since` say
- * where the next page starts).
- * @param {string} gameId @param {number} since @returns {Promise<ChangesResponse>}
- */
-export async function changes(gameId, since = 0) {
-  return /** @type {ChangesResponse} */ (
-    await call("GET", `/games/${enc(gameId)}/changes?since=${since}`)
-  );
 }
