@@ -14,6 +14,9 @@ import { playerToken } from "./player-store.js";
 /** @typedef {import("./types.js").GameRecordResponse} GameRecordResponse */
 /** @typedef {import("./types.js").ReplayResponse} ReplayResponse */
 /** @typedef {import("./types.js").ActionAccepted} ActionAccepted */
+/** @typedef {import("./types.js").HintResponse} HintResponse */
+/** @typedef {import("./types.js").AnalysisResponse} AnalysisResponse */
+/** @typedef {import("./types.js").Revoked} Revoked */
 
 const enc = encodeURIComponent;
 
@@ -89,4 +92,21 @@ export async function record(gameId, token) {
 /** @param {string} gameId @returns {Promise<ReplayResponse>} */
 export async function replay(gameId) {
   return /** @type {ReplayResponse} */ (await call("GET", `/games/${enc(gameId)}/replay`));
+}
+
+/** @param {string} gameId @param {string} token @returns {Promise<HintResponse>} */
+export async function hint(gameId, token) {
+  return /** @type {HintResponse} */ (await call("POST", `/games/${enc(gameId)}/hint`, {}, token));
+}
+
+/** @param {string} gameId @returns {Promise<AnalysisResponse>} */
+export async function analysis(gameId) {
+  return /** @type {AnalysisResponse} */ (await call("GET", `/games/${enc(gameId)}/analysis`));
+}
+
+/** @returns {Promise<Revoked>} */
+export async function revokeOthers() {
+  return /** @type {Revoked} */ (
+    await call("POST", "/players/me/revoke-others", {}, playerToken())
+  );
 }

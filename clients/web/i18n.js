@@ -150,6 +150,10 @@ const EN = {
   solo_end_title: "Game over",
   solo_end_resigned: "You resigned. The deal's code is now public:",
   solo_end_daily: "You resigned. The daily deal and its replay are public once the day is over.",
+  hint: "Hint",
+  hints: "Hints",
+  hint_none: "Nothing left to suggest.",
+  hint_not_allowed: "No hints in a race or a ranked daily attempt.",
 };
 
 /** @type {typeof EN} */
@@ -300,6 +304,10 @@ const FI = {
   solo_end_title: "Peli päättyi",
   solo_end_resigned: "Luovutit. Jaon koodi on nyt julkinen:",
   solo_end_daily: "Luovutit. Päivän jako ja sen uusinta julkaistaan, kun päivä on ohi.",
+  hint: "Vihje",
+  hints: "Vihjeet",
+  hint_none: "Ehdotettavaa ei ole enää.",
+  hint_not_allowed: "Vihjeitä ei saa kilvassa eikä päivän haasteen kilpayrityksessä.",
 };
 
 /** @typedef {keyof typeof EN} Key */

@@ -8,9 +8,7 @@ import { record, resign } from "./api-players.js";
 import { byId, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
-
-const STORE_GAME = "solitaire.game";
-const STORE_RACE = "solitaire.race";
+import { savedSoloGame } from "./storage.js";
 
 const ui = {
   table: byId("table", HTMLElement),
@@ -26,16 +24,7 @@ const ui = {
 /** Games resigned from this page: their resign button stays hidden. */
 const resigned = new Set();
 
-/** @returns {{ game_id: string, token: string } | null} */
-function soloGame() {
-  try {
-    if (localStorage.getItem(STORE_RACE)) return null;
-    const saved = JSON.parse(localStorage.getItem(STORE_GAME) ?? "null");
-    return saved && saved.game_id === ui.table.dataset.gameId ? saved : null;
-  } catch {
-    return null;
-  }
-}
+const soloGame = () => savedSoloGame(ui.table.dataset.gameId);
 
 /** @param {string} gameId */
 const replayHref = (gameId) => `#/replay/${encodeURIComponent(gameId)}`;
