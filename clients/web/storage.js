@@ -66,3 +66,13 @@ export function savedSoloGame(gameId) {
     return null;
   }
 }
+
+/**
+ * Whether a form's checkbox is ticked.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function checked(form, name) {
+  const node = form.elements.namedItem(name);
+  return node instanceof HTMLInputElement && node.checked;
+}
