@@ -13,8 +13,10 @@ import { playerToken } from "./player-store.js";
 /** @typedef {import("./types.js").DailyGameCreated} DailyGameCreated */
 /** @typedef {import("./types.js").GameRecordResponse} GameRecordResponse */
 /** @typedef {import("./types.js").ReplayResponse} ReplayResponse */
-/** @typedef {import("./types.js").ChangesResponse} ChangesResponse */
 /** @typedef {import("./types.js").ActionAccepted} ActionAccepted */
+/** @typedef {import("./types.js").HintResponse} HintResponse */
+/** @typedef {import("./types.js").AnalysisResponse} AnalysisResponse */
+/** @typedef {import("./types.js").Revoked} Revoked */
 
 const enc = encodeURIComponent;
 
@@ -92,13 +94,19 @@ export async function replay(gameId) {
   return /** @type {ReplayResponse} */ (await call("GET", `/games/${enc(gameId)}/replay`));
 }
 
-/**
- * One page of a game's changes after version `since` (`more` and `next_since` say
- * where the next page starts).
- * @param {string} gameId @param {number} since @returns {Promise<ChangesResponse>}
- */
-export async function changes(gameId, since = 0) {
-  return /** @type {ChangesResponse} */ (
-    await call("GET", `/games/${enc(gameId)}/changes?since=${since}`)
+/** @param {string} gameId @param {string} token @returns {Promise<HintResponse>} */
+export async function hint(gameId, token) {
+  return /** @type {HintResponse} */ (await call("POST", `/games/${enc(gameId)}/hint`, {}, token));
+}
+
+/** @param {string} gameId @returns {Promise<AnalysisResponse>} */
+export async function analysis(gameId) {
+  return /** @type {AnalysisResponse} */ (await call("GET", `/games/${enc(gameId)}/analysis`));
+}
+
+/** @returns {Promise<Revoked>} */
+export async function revokeOthers() {
+  return /** @type {Revoked} */ (
+    await call("POST", "/players/me/revoke-others", {}, playerToken())
   );
 }

@@ -6,6 +6,7 @@ import { ApiError, createGame } from "./api.js";
 import { Board } from "./board.js";
 import { Connection, socketUrl } from "./connection.js";
 import { byId } from "./dom.js";
+import { knownError } from "./errors.js";
 import { GameSession } from "./game.js";
 import { lang, setLang, t, translate } from "./i18n.js";
 import { RaceSession } from "./race.js";
@@ -16,6 +17,7 @@ import {
   STORE_LANG,
   STORE_NAME,
   STORE_RACE,
+  checked,
   field,
   load,
   radio,
@@ -39,7 +41,6 @@ import {
 /** @typedef {import("./types.js").ActionInput} ActionInput */
 /** @typedef {import("./types.js").CreateGameRequest} CreateGameRequest */
 /** @typedef {import("./types.js").CreateRaceRequest} CreateRaceRequest */
-/** @typedef {import("./types.js").ErrorCode} ErrorCode */
 /** @typedef {import("./i18n.js").Lang} Lang */
 
 /**
@@ -59,22 +60,6 @@ import {
  * The race seat kept across reloads.
  * @typedef {{ race_id: string, token: string }} SavedRace
  */
-
-
-/** @type {Partial<Record<ErrorCode, { en: string, fi: string }>>} */
-const ERROR_TEXT = {
-  race_not_started: { en: "The race has not started yet.", fi: "Kilpa ei ole vielä alkanut." },
-  race_over: { en: "The race is over for this game.", fi: "Kilpa on tämän pelin osalta ohi." },
-  rate_limited: { en: "Too fast: slow down a little.", fi: "Liian nopeasti: hidasta hieman." },
-  not_found: { en: "Not found.", fi: "Ei löytynyt." },
-  bad_code: { en: "That is not a valid game code.", fi: "Pelikoodi ei kelpaa." },
-  race_full: { en: "The race is full.", fi: "Kilpa on täynnä." },
-  race_started: { en: "The race has already started.", fi: "Kilpa on jo alkanut." },
-  store_unavailable: {
-    en: "The server is busy; try again.",
-    fi: "Palvelin on kiireinen; yritä uudelleen.",
-  },
-};
 
 export class App {
   constructor() {
@@ -190,6 +175,7 @@ export class App {
         game: radio(form, "game") === "TF" ? "TF" : "DS",
         draw: radio(form, "draw") === "3" ? 3 : 1,
         scoring: radio(form, "scoring") === "vegas" ? "vegas" : "normal",
+        ...(checked(form, "winnable") ? { winnable: true } : {}),
       });
     });
     ui.formCode.addEventListener("submit", (e) => {
@@ -317,8 +303,8 @@ export class App {
    */
   describe(error) {
     if (error instanceof ApiError && error.problem) {
-      const known = ERROR_TEXT[error.problem.code];
-      return known ? `${known[lang()]} (${error.problem.detail})` : error.problem.detail;
+      const known = knownError(error.problem.code, error.problem.retry_after);
+      return known ? `${known} (${error.problem.detail})` : error.problem.detail;
     }
     return error instanceof Error ? error.message : String(error);
   }
@@ -432,12 +418,7 @@ export class App {
       this.board.clear();
       this.openMenu();
     }
-    const known = ERROR_TEXT[error.code];
-    this.setNotice({
-      kind: "error",
-      code: error.code,
-      text: known ? known[lang()] : error.message,
-    });
+    this.setNotice({ kind: "error", code: error.code, text: knownError(error.code) ?? error.message });
   }
 
   canPlay() {

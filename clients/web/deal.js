@@ -1,8 +1,6 @@
 // @ts-check
-// The opening position of a game code, dealt in the browser exactly as docs/deal.md
-// specifies, so that a replay needs no game of its own on the server.
-
-/** @typedef {import("./types.js").PublicState} PublicState */
+// The shuffled deck of a game code, dealt in the browser exactly as docs/deal.md
+// specifies, so that a replay needs no game of its own on the server (rules.js deals it).
 
 const MASK = (1n << 64n) - 1n;
 const RANKS = "A23456789TJQK";
@@ -92,41 +90,4 @@ export async function shuffledDeck(parsed) {
     [deck[i], deck[j]] = [deck[j], deck[i]];
   }
   return deck;
-}
-
-/**
- * The public state before the first action, as `GET /games/{id}` shows it at version 0.
- * @param {string} code
- * @returns {Promise<PublicState>}
- */
-export async function openingState(code) {
-  const parsed = parseCode(code);
-  const deck = await shuffledDeck(parsed);
-  const columnCount = parsed.game === "DS" ? 9 : 7;
-  const columns = [];
-  let position = 0;
-  for (let size = 1; size <= columnCount; size++) {
-    const cards = deck.slice(position, position + size).map(cardText);
-    position += size;
-    // Double Solitaire shows each column's last card only; Réfléchi shows them all.
-    columns.push(
-      parsed.game === "DS" ? { down: size - 1, up: cards.slice(-1) } : { down: 0, up: cards },
-    );
-  }
-  const vegas = parsed.scoring === "vegas";
-  return {
-    game: parsed.game,
-    draw: parsed.draw,
-    scoring: parsed.scoring,
-    columns,
-    stock: deck.length - position,
-    waste: [],
-    foundations: Array(parsed.game === "DS" ? 8 : 4).fill(null),
-    score: vegas ? -104 : 0,
-    score_display: vegas ? "-$104" : "0",
-    moves: 0,
-    undo_available: 0,
-    won: false,
-    resigned: false,
-  };
 }

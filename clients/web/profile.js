@@ -1,8 +1,9 @@
 // @ts-check
 // The profile page: choose a name (which creates the player on first use), rename,
-// link another device with a one-time code, or enter such a code here.
+// link another device with a one-time code, enter such a code here, or sign every other
+// device out (a lost phone).
 
-import { createPlayer, link, me, newLinkCode, rename } from "./api-players.js";
+import { createPlayer, link, me, newLinkCode, rename, revokeOthers } from "./api-players.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
@@ -79,6 +80,19 @@ export async function showProfile(root) {
     }
   });
 
+  const revokeOut = h("p", { class: "hint", "data-testid": "revoke-result", hidden: true });
+  const revokeButton = h("button", { type: "button", class: "danger", "data-testid": "revoke-others", disabled: !player }, t("revoke_others"));
+  revokeButton.addEventListener("click", async () => {
+    if (!confirm(t("revoke_confirm"))) return;
+    try {
+      const { revoked } = await revokeOthers();
+      revokeOut.textContent = t("revoke_done").replace("{n}", String(revoked));
+      revokeOut.hidden = false;
+    } catch (err) {
+      fail(err);
+    }
+  });
+
   fill(root,
     h("h2", {}, t("profile_title")),
     h("p", { class: "hint", "data-testid": "profile-status" },
@@ -88,5 +102,8 @@ export async function showProfile(root) {
     h("p", { class: "hint" }, t("link_hint")),
     codeButton, codeOut,
     linkForm,
+    h("h3", {}, t("revoke_title")),
+    h("p", { class: "hint" }, t("revoke_hint")),
+    revokeButton, revokeOut,
     error);
 }

@@ -1,14 +1,13 @@
 // @ts-check
 // The replay viewer: every state of an ended game, from the deal of its code and the
-// public changes of its log, stepped through, played at a chosen speed, or jumped to.
+// actions of its log, stepped through, played at a chosen speed, or jumped to.
 
-import { changes, replay } from "./api-players.js";
+import { replay } from "./api-players.js";
 import { Board } from "./board.js";
-import { openingState } from "./deal.js";
 import { clock, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { applyPatch } from "./patch.js";
 import { errorText } from "./pages.js";
+import { Replayer } from "./rules.js";
 
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").ReplayResponse} ReplayResponse */
@@ -20,21 +19,19 @@ const DEFAULT_STEP_MS = 700;
 const LONGEST_PAUSE_MS = 3000;
 
 /**
- * The states of a game, index k after action k (0 is the deal).
+ * The states of a game, index k after action k (0 is the deal), rebuilt from the code and
+ * the log's actions with the rules (rules.js): any length of log, one request.
  * @param {ReplayResponse} game
  * @returns {Promise<PublicState[]>}
  */
 export async function replayStates(game) {
-  const states = [await openingState(game.code)];
-  let since = 0;
-  for (;;) {
-    // The changes come in pages; each continues where the last one stopped.
-    const page = await changes(game.game_id, since);
-    if (!page.recovered) throw new Error("log too long to replay");
-    for (const change of page.changes) states.push(applyPatch(states[states.length - 1], change.patch));
-    if (!page.more || page.next_since == null) return states;
-    since = page.next_since;
+  const replayer = await Replayer.deal(game.code);
+  const states = [replayer.view()];
+  for (const action of game.actions) {
+    replayer.play(action.notation);
+    states.push(replayer.view());
   }
+  return states;
 }
 
 class Viewer {

@@ -1,6 +1,7 @@
 // @ts-check
 // Resigning a single game, its end screen (with the code a secret deal reveals at the
-// end), and the links from end screens to the game's replay. The game id comes from the
+// end and whether the game was winnable), and the links from end screens to the game's
+// replay. The game id comes from the
 // table (app.js marks it), the game token from the solo game app.js keeps in storage.
 
 import { ApiError } from "./api.js";
@@ -8,15 +9,15 @@ import { record, resign } from "./api-players.js";
 import { byId, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
-
-const STORE_GAME = "solitaire.game";
-const STORE_RACE = "solitaire.race";
+import { savedSoloGame } from "./storage.js";
+import { verdictBlock } from "./verdict.js";
 
 const ui = {
   table: byId("table", HTMLElement),
   resign: byId("btn-solo-resign", HTMLButtonElement),
   won: byId("won", HTMLElement),
   wonReplay: byId("won-replay", HTMLAnchorElement),
+  wonVerdict: byId("won-verdict", HTMLButtonElement),
   raceResult: byId("result", HTMLElement),
   raceReplay: byId("result-watch", HTMLAnchorElement),
   end: byId("solo-end", HTMLElement),
@@ -26,16 +27,7 @@ const ui = {
 /** Games resigned from this page: their resign button stays hidden. */
 const resigned = new Set();
 
-/** @returns {{ game_id: string, token: string } | null} */
-function soloGame() {
-  try {
-    if (localStorage.getItem(STORE_RACE)) return null;
-    const saved = JSON.parse(localStorage.getItem(STORE_GAME) ?? "null");
-    return saved && saved.game_id === ui.table.dataset.gameId ? saved : null;
-  } catch {
-    return null;
-  }
-}
+const soloGame = () => savedSoloGame(ui.table.dataset.gameId);
 
 /** @param {string} gameId */
 const replayHref = (gameId) => `#/replay/${encodeURIComponent(gameId)}`;
@@ -44,6 +36,7 @@ function sync() {
   const gameId = ui.table.dataset.gameId ?? "";
   const solo = soloGame();
   ui.resign.hidden = !solo || !ui.won.hidden || resigned.has(solo.game_id);
+  ui.wonVerdict.hidden = !solo;
   ui.wonReplay.href = replayHref(gameId);
   ui.raceReplay.href = replayHref(gameId);
   ui.raceReplay.hidden = !gameId;
@@ -67,6 +60,7 @@ async function resignGame() {
       h("p", {}, over ? t("solo_end_resigned") : t("solo_end_daily")),
       over && h("p", { class: "deal-code" }, h("span", {}, t("deal_code")), " ",
         h("code", { "data-testid": "solo-end-code" }, over.code)),
+      over && verdictBlock(solo.game_id),
       h("div", { class: "row buttons" },
         over && h("a", { class: "button primary", href: replayHref(solo.game_id), "data-testid": "solo-end-replay" }, t("replay_watch")),
         h("button", { type: "button", "data-testid": "solo-end-new" }, t("new_game")),
@@ -78,7 +72,22 @@ async function resignGame() {
   sync();
 }
 
+/** The end screen of a won game, opened from the "You won" banner. */
+function wonScreen() {
+  const solo = soloGame();
+  if (!solo) return;
+  ui.end.hidden = false;
+  fill(ui.endBody,
+    h("h2", {}, t("you_won_title")),
+    verdictBlock(solo.game_id),
+    h("div", { class: "row buttons" },
+      h("a", { class: "button primary", href: replayHref(solo.game_id), "data-testid": "solo-end-replay" }, t("replay_watch")),
+      h("button", { type: "button", "data-testid": "solo-end-new" }, t("new_game")),
+      h("button", { type: "button", class: "plain", "data-testid": "solo-end-close" }, t("close"))));
+}
+
 ui.resign.addEventListener("click", () => void resignGame());
+ui.wonVerdict.addEventListener("click", wonScreen);
 ui.endBody.addEventListener("click", (e) => {
   const target = e.target instanceof Element ? e.target.closest("[data-testid]") : null;
   const id = target?.getAttribute("data-testid");

@@ -50,3 +50,29 @@ export function field(form, name) {
   const node = form.elements.namedItem(name);
   return node instanceof HTMLInputElement || node instanceof HTMLSelectElement ? node : null;
 }
+
+/**
+ * The solo game kept in storage when it is the one on the table (`gameId`); null in a
+ * race or for another game.
+ * @param {string | undefined} gameId
+ * @returns {{ game_id: string, token: string } | null}
+ */
+export function savedSoloGame(gameId) {
+  try {
+    if (load(STORE_RACE)) return null;
+    const saved = JSON.parse(load(STORE_GAME) ?? "null");
+    return saved && saved.game_id && saved.game_id === gameId ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a form's checkbox is ticked.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function checked(form, name) {
+  const node = form.elements.namedItem(name);
+  return node instanceof HTMLInputElement && node.checked;
+}

@@ -45,6 +45,11 @@
 /** @typedef {import("../types/generated/rest/replay-response").ReplayResponse} ReplayResponse */
 /** @typedef {import("../types/generated/rest/changes-response").ChangesResponse} ChangesResponse */
 /** @typedef {import("../types/generated/rest/action-accepted").ActionAccepted} ActionAccepted */
+/** @typedef {import("../types/generated/rest/hint-response").HintResponse} HintResponse */
+/** @typedef {import("../types/generated/rest/hint-response").HintView} HintView */
+/** @typedef {import("../types/generated/rest/analysis-response").AnalysisResponse} AnalysisResponse */
+/** @typedef {import("../types/generated/rest/analysis-response").Verdict} Verdict */
+/** @typedef {import("../types/generated/rest/revoked").Revoked} Revoked */
 
 /**
  * Every client message carries a request id except `hello` and (optionally) `ping`;

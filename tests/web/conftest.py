@@ -99,8 +99,8 @@ class Api:
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """The service (in-memory store, short race countdown) on a free port."""
+def served() -> Iterator[tuple[str, Any]]:
+    """The service (in-memory store, short race countdown) on a free port, and its app."""
     settings = Settings(
         store_url="memory://",
         race_countdown_seconds=0.5,
@@ -130,10 +130,22 @@ def server() -> Iterator[str]:
         time.sleep(0.02)
     fill_winnable_pools(app)
     try:
-        yield f"http://127.0.0.1:{config.port}"
+        yield f"http://127.0.0.1:{config.port}", app
     finally:
         instance.should_exit = True
         thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def server(served: tuple[str, Any]) -> str:
+    """The address of the service."""
+    return str(served[0])
+
+
+@pytest.fixture(scope="session")
+def service_app(served: tuple[str, Any]) -> Any:
+    """The service's app, for what tests set up inside it (pools of winnable deals)."""
+    return served[1]
 
 
 @pytest.fixture(scope="session")

@@ -1,13 +1,17 @@
 """The profile page: a name creates the player, its token goes with every new game; a
-rename; a link code shown on one device and entered on another."""
+rename; a link code shown on one device and entered on another; the other devices signed
+out."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from tests.web.conftest import PHONE
 from tests.web.pages import expect, is_post, open_menu
+from tests.web.players import as_player, new_player
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -72,3 +76,46 @@ def test_linking_a_phone_to_the_player(
     assert on_phone["player_id"] == saved_player(page)["player_id"]
     assert on_phone["token"] != saved_player(page)["token"]
     assert api.get("/players/me", on_phone["token"])["name"] == "Ada"
+
+
+def linked_device(api: Api, player: dict[str, Any]) -> str:
+    """The token of a second device linked to ``player``."""
+    status, code = api.post("/players/me/link-codes", {}, player["player_token"])
+    assert status == 201, code
+    status, linked = api.post("/players/link", {"link_code": code["link_code"]})
+    assert status in (200, 201), linked
+    return str(linked["player_token"])
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_signing_out_the_other_devices(
+    new_context: Any, page_errors: PageErrors, api: Api, viewport: str
+) -> None:
+    player = new_player(api, "Ada")
+    phone_token = linked_device(api, player)
+    options = {"viewport": PHONE, "has_touch": True} if viewport == "phone" else {}
+    context = new_context(**options)
+    as_player(context, player)
+    page = page_errors.watch(context.new_page())
+    page.goto("/#/profile")
+    expect(page.get_by_test_id("profile-status")).to_have_text("Playing as Ada")
+
+    # Dismissed, the confirmation sends nothing.
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_test_id("revoke-others").click()
+    expect(page.get_by_test_id("revoke-result")).to_be_hidden()
+    assert api.get("/players/me", phone_token)["name"] == "Ada"
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_response(is_post("/players/me/revoke-others")) as response:
+        page.get_by_test_id("revoke-others").click()
+    assert response.value.json() == {"revoked": 1}
+    expect(page.get_by_test_id("revoke-result")).to_have_text("Other devices signed out: 1.")
+    assert api.call("GET", "/players/me", token=phone_token)[0] == 401
+    assert api.get("/players/me", player["player_token"])["name"] == "Ada"
+
+
+def test_no_devices_to_sign_out_before_a_name(page: Page) -> None:
+    page.goto("/#/profile")
+    expect(page.get_by_test_id("profile-status")).to_contain_text("anonymously")
+    expect(page.get_by_test_id("revoke-others")).to_be_disabled()
