@@ -21,6 +21,7 @@ from .actions import (
 )
 from .cards import Card, card_text, parse_card
 from .deal import DEAL_COUNT, GameCode, GameKind, Scoring, secret_shuffled_deck, shuffled_deck
+from .double import DoubleSolitaire
 from .errors import (
     IllegalActionError,
     InvalidActionError,
@@ -28,18 +29,12 @@ from .errors import (
     InvalidPositionError,
     SolitaireError,
 )
-from .game import (
-    VEGAS_START,
-    DoubleSolitaire,
-    Klondike,
-    Outcome,
-    SolitaireReflechi,
-    deserialize,
-    format_score,
-    from_position,
-    new_game,
-)
+from .game import deserialize, from_position, new_game
+from .klondike import Klondike
+from .outcome import Outcome
 from .record import GameRecord
+from .reflechi import SolitaireReflechi
+from .scoring import VEGAS_START, format_score
 
 __all__ = [
     "DEAL_COUNT",
