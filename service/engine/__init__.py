@@ -1,4 +1,11 @@
-"""Pure rules engine for Double Solitaire and Solitaire Réfléchi: no I/O, no service code."""
+"""Pure rules engine for Double Solitaire and Solitaire Réfléchi: no I/O, no service code.
+
+A first reading: ``new_game`` (game.py) deals a game of ``double.py`` or ``reflechi.py``;
+both subclass ``Klondike``, whose shared rules are read in three layers, ``table.py``
+(the cards), ``legal.py`` (what may be played) and ``klondike.py`` (play and undo).
+Cards, actions and codes are small value types in ``cards.py``, ``actions.py`` and
+``deal.py``; a refusal names its rule from ``rules.py``.
+"""
 
 from .actions import (
     FOUNDATIONS,
