@@ -1,4 +1,11 @@
-"""Pure rules engine for Double Solitaire and Solitaire Réfléchi: no I/O, no service code."""
+"""Pure rules engine for Double Solitaire and Solitaire Réfléchi: no I/O, no service code.
+
+A first reading: ``new_game`` (game.py) deals a game of ``double.py`` or ``reflechi.py``;
+both subclass ``Klondike``, whose shared rules are read in three layers, ``table.py``
+(the cards), ``legal.py`` (what may be played) and ``klondike.py`` (play and undo).
+Cards, actions and codes are small value types in ``cards.py``, ``actions.py`` and
+``deal.py``; a refusal names its rule from ``rules.py``.
+"""
 
 from .actions import (
     FOUNDATIONS,
@@ -21,6 +28,7 @@ from .actions import (
 )
 from .cards import Card, card_text, parse_card
 from .deal import DEAL_COUNT, GameCode, GameKind, Scoring, secret_shuffled_deck, shuffled_deck
+from .double import DoubleSolitaire
 from .errors import (
     IllegalActionError,
     InvalidActionError,
@@ -28,18 +36,12 @@ from .errors import (
     InvalidPositionError,
     SolitaireError,
 )
-from .game import (
-    VEGAS_START,
-    DoubleSolitaire,
-    Klondike,
-    Outcome,
-    SolitaireReflechi,
-    deserialize,
-    format_score,
-    from_position,
-    new_game,
-)
+from .game import deserialize, from_position, new_game
+from .klondike import Klondike
+from .outcome import Outcome
 from .record import GameRecord
+from .reflechi import SolitaireReflechi
+from .scoring import VEGAS_START, format_score
 
 __all__ = [
     "DEAL_COUNT",

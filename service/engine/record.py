@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from .actions import Action, parse_actions
 from .deal import GameCode
-from .game import Klondike, new_game
+from .game import new_game
+from .klondike import Klondike
 
 
 @dataclass(slots=True)
