@@ -145,7 +145,9 @@ class _Search:
                 child_node: Node = (child, node, move, place)
                 if is_won(child) or finish_is_certain(rules, child):
                     return _line_to(child_node) + finishing_moves(rules, child)
-                counter += 1
+                # Among equally promising positions the newest goes first: the search keeps
+                # following one line instead of widening every level of the tree in turn.
+                counter -= 1
                 heapq.heappush(queue, (_estimate(rules, child), counter, child_node))
         return None
 
