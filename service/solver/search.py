@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Any
 
 from service.engine import Klondike, from_position
-from service.engine.cards import RANK_OF
+from service.engine.cards import KING, RANK_OF, SUIT_OF
 
 from .deadlock import stuck_card
 from .ordering import kept_moves
@@ -26,6 +26,7 @@ from .position import (
     SolverMove,
     all_moves,
     apply,
+    fits,
     is_won,
     position_of,
     rules_of,
@@ -115,6 +116,12 @@ class _Search:
                 raise _PhaseOver
 
     def _children(self, position: Position, quick: bool, ordered: bool = True) -> list[SolverMove]:
+        # Once the single pass is over the waste is one stack for good, and lost endgames,
+        # whose columns can be shuffled in countless ways, are common. The dead-card test
+        # costs as much as several positions, so it waits until then.
+        single_pass_over = self.rules.vegas and position.pos == len(position.talon)
+        if single_pass_over and stuck_card(self.rules, position) is not None:
+            return []
         forced = forced_move(self.rules, position, quick)
         if forced is not None:
             return [forced]
@@ -246,4 +253,31 @@ def _estimate(rules: Rules, position: Position) -> int:
             if rank > lowest:
                 left += 2  # lies on a lower card: has to move at least once more
             lowest = min(lowest, rank)
+    if rules.ordered_groups:
+        left += _blocked_in_groups(position.columns)
     return left + len(position.talon) - 4 * sum(position.foundations)
+
+
+def _blocked_in_groups(columns: tuple[bytes, ...]) -> int:
+    """Where only ordered groups move, what holds a column up most, roughly.
+
+    A card on a lower card of its own suit blocks that suit's way home until it finds
+    another place; and every card that is not part of an ordered group resting on a King
+    at the bottom of its column has to move at least once more.
+    """
+    left = 0
+    for col in columns:
+        lowest = [99, 99, 99, 99]
+        for card in col:
+            suit, rank = SUIT_OF[card], RANK_OF[card]
+            if rank > lowest[suit]:
+                left += 3
+            elif rank < lowest[suit]:
+                lowest[suit] = rank
+        settled = 0
+        if col and RANK_OF[col[0]] == KING:
+            settled = 1
+            while settled < len(col) and fits(col[settled], col[settled - 1]):
+                settled += 1
+        left += len(col) - settled if col else -2
+    return left
