@@ -116,3 +116,36 @@ def stuck_card(rules: Rules, position: Position) -> Card | None:
             if not leaves[i][k]:
                 return card
     return None
+
+
+def stuck_in_waste(rules: Rules, position: Position) -> Card | None:
+    """A waste card of a single pass that can never come off, found cheaply; or None.
+
+    The same reasoning as ``stuck_card`` restricted to the waste, with every card
+    elsewhere taken to be free: a waste card can only wait for the cards beneath it,
+    so one pass from the top down settles each card. A card whose needed cards (a lower
+    card of its suit, for each rank still missing at home, or one of its parents) all
+    have every copy beneath it is stuck. Weaker than ``stuck_card`` but cheap enough for
+    every position.
+    """
+    if rules.can_recycle:
+        return None
+    waste = position.talon[: position.pos]
+    per = rules.places_per_suit
+    beneath = [0] * 52
+    for card in waste:
+        beneath[card] += 1
+    founds = position.foundations
+    for card in reversed(waste):
+        beneath[card] -= 1
+        rank = RANK_OF[card]
+        if rank == KING:
+            continue
+        if any(beneath[parent] < per for parent in PARENTS[card]):
+            continue
+        suit = SUIT_OF[card]
+        home = max(founds[suit * per : suit * per + per])
+        if all(beneath[suit * 13 + r - 1] < per for r in range(home + 1, rank)):
+            continue
+        return card
+    return None

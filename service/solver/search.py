@@ -18,7 +18,7 @@ from typing import Any
 from service.engine import Klondike, from_position
 from service.engine.cards import KING, RANK_OF, SUIT_OF
 
-from .deadlock import stuck_card
+from .deadlock import stuck_card, stuck_in_waste
 from .ordering import kept_moves
 from .position import (
     Position,
@@ -116,12 +116,16 @@ class _Search:
                 raise _PhaseOver
 
     def _children(self, position: Position, quick: bool, ordered: bool = True) -> list[SolverMove]:
-        # Once the single pass is over the waste is one stack for good, and lost endgames,
-        # whose columns can be shuffled in countless ways, are common. The dead-card test
-        # costs as much as several positions, so it waits until then.
-        single_pass_over = self.rules.vegas and position.pos == len(position.talon)
-        if single_pass_over and stuck_card(self.rules, position) is not None:
-            return []
+        if self.rules.vegas:
+            # Cards left on the waste of the single pass often bury what they need. The
+            # quick test is cheap enough for every position; the whole dead-card test costs
+            # as much as several positions, so it waits until the pass is over, when lost
+            # endgames (whose columns can be shuffled in countless ways) are common.
+            if stuck_in_waste(self.rules, position) is not None:
+                return []
+            pass_over = position.pos == len(position.talon)
+            if pass_over and stuck_card(self.rules, position) is not None:
+                return []
         forced = forced_move(self.rules, position, quick)
         if forced is not None:
             return [forced]

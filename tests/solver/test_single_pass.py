@@ -6,11 +6,13 @@ every card above it. Positions here are small enough to decide by hand.
 
 from __future__ import annotations
 
+import random
+
 from solver_support import replay
 
-from service.engine import GameKind, from_position, parse_card
+from service.engine import GameCode, GameKind, Scoring, from_position, new_game, parse_card
 from service.solver import Budget, Result, solve
-from service.solver.deadlock import stuck_card
+from service.solver.deadlock import stuck_card, stuck_in_waste
 from service.solver.position import Position, Rules, position_of, rules_of
 
 
@@ -94,3 +96,45 @@ def test_draw_three_turns_the_stock_over_in_groups() -> None:
 def test_recycling_frees_the_talon() -> None:
     normal = Rules(GameKind.DOUBLE, 1, False)
     assert stuck_card(normal, Position(_COLUMNS, _DOWN, _HOMES, _CIRCLE, len(_CIRCLE))) is None
+
+
+def test_the_quick_waste_test() -> None:
+    waste = Position(_COLUMNS, _DOWN, _HOMES, _CIRCLE, len(_CIRCLE))
+    assert stuck_in_waste(_VEGAS_1, waste) == parse_card("3C")
+    # Not drawn yet, or with recycling: nothing is buried for good.
+    assert stuck_in_waste(_VEGAS_1, Position(_COLUMNS, _DOWN, _HOMES, _CIRCLE, 0)) is None
+    normal = Rules(GameKind.DOUBLE, 1, False)
+    assert stuck_in_waste(normal, waste) is None
+    # One red four above the three instead of beneath it: it can leave first.
+    moved = cards("4H4D4DACAC3C4H")
+    assert stuck_in_waste(_VEGAS_1, Position(_COLUMNS, _DOWN, _HOMES, moved, len(moved))) is None
+    # One Ace of clubs already home: the three needs only the two of clubs (left out,
+    # so free) to go home.
+    homes = (*_HOMES[:6], 1, 0)
+    assert stuck_in_waste(_VEGAS_1, Position(_COLUMNS, _DOWN, homes, _CIRCLE, len(_CIRCLE))) is None
+
+
+def test_a_parent_on_a_foundation_is_not_buried() -> None:
+    game = from_position(PARENT_ON_A_FOUNDATION)
+    assert stuck_in_waste(rules_of(game), position_of(game)) is None
+
+
+def test_the_quick_waste_test_never_goes_beyond_the_whole_one() -> None:
+    # The quick test assumes more (every card off the waste is free), so whatever it
+    # calls stuck the whole test must call stuck too, on positions of real deals.
+    rnd = random.Random(5)
+    fired = 0
+    for _ in range(150):
+        game = new_game(
+            GameCode(GameKind.DOUBLE, rnd.choice((1, 3)), Scoring.VEGAS, rnd.randrange(26**7))
+        )
+        for _ in range(rnd.randrange(200)):
+            actions = [a for a in game.legal_actions() if str(a) != "u"]
+            if not actions or game.won:
+                break
+            game.play(rnd.choice(actions))
+        rules, position = rules_of(game), position_of(game)
+        if stuck_in_waste(rules, position) is not None:
+            fired += 1
+            assert stuck_card(rules, position) is not None, game.position_text()
+    assert fired > 10
