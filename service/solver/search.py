@@ -143,6 +143,7 @@ class _Search:
         start: Node = (root, None, None, -1)
         queue: list[tuple[int, int, Node]] = [(0, 0, start)]
         counter = 0
+        step = -1 if rules.ordered_groups else 1
         while queue:
             node = heapq.heappop(queue)[2]
             position = node[0]
@@ -156,9 +157,10 @@ class _Search:
                 child_node: Node = (child, node, move, place)
                 if is_won(child) or finish_is_certain(rules, child):
                     return _line_to(child_node) + finishing_moves(rules, child)
-                # Among equally promising positions the newest goes first: the search keeps
-                # following one line instead of widening every level of the tree in turn.
-                counter -= 1
+                # Among equally promising positions Réfléchi wins more deals going on with
+                # the newest (following one line deeper), Double Solitaire taking the oldest
+                # (measured on the benchmark deals at 5 CPU seconds).
+                counter += step
                 heapq.heappush(queue, (_estimate(rules, child), counter, child_node))
         return None
 
