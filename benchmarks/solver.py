@@ -1,7 +1,7 @@
 """Solver benchmark: how many deals of each mode are won, proved unwinnable or left open.
 
 Usage: ``python benchmarks/solver.py [--deals N] [--modes TF.D3N,DS.D1N,...]
-[--budget SECONDS] [--chart PATH] [--seed N] [--workers N] [--results PATH]
+[--budget SECONDS] [--chart PATH] [--seed N] [--processes N] [--results PATH]
 [--from-results PATH] [--quick]``
 
 Deal numbers are drawn from a fixed seed, so a run is reproducible (up to the time
@@ -205,7 +205,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=5.0, help="CPU seconds per deal")
     parser.add_argument("--chart", type=Path, help="write a PNG chart here (needs matplotlib)")
     parser.add_argument("--seed", type=int, default=12)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--workers",
+        "--processes",
+        dest="workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="solving processes (default: one per core)",
+    )
     parser.add_argument("--quick", action="store_true", help="3 deals per mode, 0.5 s each")
     parser.add_argument(
         "--results", type=Path, help="also append each deal's result here (JSON lines)"

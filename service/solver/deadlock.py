@@ -1,4 +1,4 @@
-"""Column cards that can never leave: a proof that a position cannot be won.
+"""Cards that can never leave their pile: a proof that a position cannot be won.
 
 A card leaves its column by going home, by going onto a *parent* (a card of the other
 colour one rank higher lying on top of a column), as a King to an empty column, or carried
@@ -8,6 +8,10 @@ cards covering a parent. Starting from "no column card can leave" and marking a 
 able to leave as soon as one of its ways out only needs cards already marked gives a
 generous estimate (timing and competition for places are ignored). A card never marked
 can therefore never leave, whatever is played, and the position is lost.
+
+In a single pass through the stock (Vegas scoring) the talon is checked the same way,
+as stacks that nothing can be built on (see ``_piles``). The search runs this test on
+every position whose single pass is over, not only on the deal.
 """
 
 from __future__ import annotations
@@ -17,18 +21,39 @@ from service.engine.cards import KING, RANK_OF, SUIT_OF, Card
 from .position import PARENTS, Position, Rules, fits
 
 
-def _column_cards(position: Position) -> dict[Card, list[tuple[int, int]]]:
-    where: dict[Card, list[tuple[int, int]]] = {}
-    for i, col in enumerate(position.columns):
-        for k, card in enumerate(col):
-            where.setdefault(card, []).append((i, k))
-    return where
+def _piles(rules: Rules, position: Position) -> tuple[list[bytes], list[int], int]:
+    """The columns, then (single pass only) the talon as piles; and how many are columns.
+
+    Without recycling the talon pointer never goes back, so the talon is a set of stacks:
+    the waste, where a card can only come off after every card above it, and the stock cut
+    into the groups the coming draws turn over, where a card comes up only once the cards
+    of its group drawn after it have left. With recycling any talon card can come up again
+    in another pass, so talon cards are left out and count as free.
+    """
+    piles = list(position.columns)
+    down = list(position.down)
+    count = len(piles)
+    if not rules.can_recycle:
+        talon, pos = position.talon, position.pos
+        if pos:
+            piles.append(talon[:pos])
+            down.append(0)
+        for first in range(pos, len(talon), rules.draw):
+            piles.append(talon[first : first + rules.draw])
+            down.append(0)
+    return piles, down, count
 
 
 def stuck_card(rules: Rules, position: Position) -> Card | None:
-    """A column card that can never leave (see the module text), or None."""
-    columns, down = position.columns, position.down
-    where = _column_cards(position)
+    """A card that can never leave its column (see the module text), or None.
+
+    In a single pass the cards of the talon are checked too (see ``_piles``).
+    """
+    columns, down, column_count = _piles(rules, position)
+    where: dict[Card, list[tuple[int, int]]] = {}
+    for i, col in enumerate(columns):
+        for k, card in enumerate(col):
+            where.setdefault(card, []).append((i, k))
     per = rules.places_per_suit
     home = [max(position.foundations[s * per : s * per + per]) for s in range(4)]
     leaves = [[False] * len(col) for col in columns]
@@ -37,12 +62,13 @@ def stuck_card(rules: Rules, position: Position) -> Card | None:
         """Every card above (i, k) can leave, or travels with it in one run."""
         col = columns[i]
         run = k
-        while run + 1 < len(col) and run + 1 > down[i] and fits(col[run + 1], col[run]):
-            run += 1
+        if i < column_count:
+            while run + 1 < len(col) and run + 1 > down[i] and fits(col[run + 1], col[run]):
+                run += 1
         return all(leaves[i][run + 1 :])
 
     def can_be_home(card: Card) -> bool:
-        # Off the columns (talon or foundation), or some copy can leave its column.
+        # A copy is on a foundation or off the piles, or some copy can leave its pile.
         spots = where.get(card, [])
         return len(spots) < per or any(leaves[i][k] for i, k in spots)
 
@@ -56,18 +82,22 @@ def stuck_card(rules: Rules, position: Position) -> Card | None:
                 if pk > k and leaves[pi][pk]:
                     return True
                 continue
-            if all(leaves[pi][pk + 1 :]) or leaves[pi][pk]:
-                return True
+            if leaves[pi][pk] or (pi < column_count and all(leaves[pi][pk + 1 :])):
+                return True  # nothing is ever built on the talon: a parent there must leave
         return False
 
     changed = True
     while changed:
         changed = False
         for i, col in enumerate(columns):
-            for k, card in enumerate(col):
+            is_column = i < column_count
+            # From the top down: a card usually waits for the cards above it, so one sweep
+            # marks a whole pile instead of one card per sweep.
+            for k in range(len(col) - 1, -1, -1):
                 if leaves[i][k]:
                     continue
-                carried = k > down[i] and fits(card, col[k - 1]) and leaves[i][k - 1]
+                card = col[k]
+                carried = is_column and k > down[i] and fits(card, col[k - 1]) and leaves[i][k - 1]
                 if not carried:
                     if not above_clear(i, k):
                         continue
@@ -85,4 +115,37 @@ def stuck_card(rules: Rules, position: Position) -> Card | None:
         for k, card in enumerate(col):
             if not leaves[i][k]:
                 return card
+    return None
+
+
+def stuck_in_waste(rules: Rules, position: Position) -> Card | None:
+    """A waste card of a single pass that can never come off, found cheaply; or None.
+
+    The same reasoning as ``stuck_card`` restricted to the waste, with every card
+    elsewhere taken to be free: a waste card can only wait for the cards beneath it,
+    so one pass from the top down settles each card. A card whose needed cards (a lower
+    card of its suit, for each rank still missing at home, or one of its parents) all
+    have every copy beneath it is stuck. Weaker than ``stuck_card`` but cheap enough for
+    every position.
+    """
+    if rules.can_recycle:
+        return None
+    waste = position.talon[: position.pos]
+    per = rules.places_per_suit
+    beneath = [0] * 52
+    for card in waste:
+        beneath[card] += 1
+    founds = position.foundations
+    for card in reversed(waste):
+        beneath[card] -= 1
+        rank = RANK_OF[card]
+        if rank == KING:
+            continue
+        if any(beneath[parent] < per for parent in PARENTS[card]):
+            continue
+        suit = SUIT_OF[card]
+        home = max(founds[suit * per : suit * per + per])
+        if all(beneath[suit * 13 + r - 1] < per for r in range(home + 1, rank)):
+            continue
+        return card
     return None

@@ -141,6 +141,13 @@ def foundation_place(rules: Rules, foundations: tuple[int, ...], card: Card) -> 
 def movable_start(rules: Rules, col: bytes, down: int) -> int:
     if not rules.ordered_groups:
         return down
+    return _group_start(col, down)
+
+
+# The same columns come back in position after position, so the walk down the group is
+# worth remembering.
+@lru_cache(maxsize=1 << 16)
+def _group_start(col: bytes, down: int) -> int:
     start = len(col) - 1
     while start > down and fits(col[start], col[start - 1]):
         start -= 1

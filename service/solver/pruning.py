@@ -27,7 +27,7 @@ def position_key(rules: Rules, position: Position) -> bytes:
     if rules.can_recycle and (pos == size or pos % rules.draw == 0):
         pos = 255
     cols = sorted(
-        bytes((down, *col)) for col, down in zip(position.columns, position.down, strict=False)
+        bytes((down,)) + col for col, down in zip(position.columns, position.down, strict=False)
     )
     founds = position.foundations
     if rules.places_per_suit == 2:

@@ -112,3 +112,14 @@ def test_dead_card_check_passes_every_won_deal() -> None:
         game = new_game(code)
         assert solve(game, Budget(seconds=5)).result is Result.WON
         assert stuck_card(rules_of(game), position_of(game)) is None
+
+
+@pytest.mark.parametrize("code", ["TF1-D1N-OBKTJTI", "TF1-D1N-PMEHIMH", "TF1-D1N-FBQYDNC"])
+def test_deep_reflechi_wins_come_within_a_few_thousand_positions(code: str) -> None:
+    # Deals that best-first used to leave open after 20,000 positions (it widened every
+    # level of equally rated positions in turn); a count of positions, not of seconds,
+    # so the machine's speed plays no part.
+    game = new_game(code)
+    verdict = solve(game, Budget(seconds=None, nodes=10_000))
+    assert verdict.result is Result.WON, verdict
+    assert replay(game, verdict.line).won
