@@ -186,6 +186,21 @@ class Store(ABC):
         timed = await self.timed_actions(game_id)
         return None if timed is None else [notation for notation, _ in timed]
 
+    async def load_many(
+        self, game_ids: list[str], with_actions: bool = False
+    ) -> list[tuple[StoredGame | None, list[str] | None]]:
+        """Several games at once (with their action logs if asked), in the order given.
+
+        A backend answers them in one round trip; the games need not be read at one
+        instant (each one is read whole).
+        """
+        found: list[tuple[StoredGame | None, list[str] | None]] = []
+        for game_id in game_ids:
+            stored = await self.load(game_id)
+            actions = await self.actions(game_id) if with_actions and stored else None
+            found.append((stored, actions))
+        return found
+
     @abstractmethod
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         """The log with each action's server time, in ms after the game was created
