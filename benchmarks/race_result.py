@@ -51,12 +51,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import _profile
 from benchmarks._client import ws_connect
 from benchmarks._processes import Process, percentile_ms, start_service, wait_ready
 from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
 REPLY_TIMEOUT = 15.0
+PROFILE_SECONDS = 3
 
 Frame = dict[str, Any]
 
@@ -185,17 +187,17 @@ def expect(condition: bool, tally: Tally, what: str, detail: Any = None) -> None
 class Gate:
     """Holds every race before its ending until all the races still alive got there."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, before_open: Callable[[], Any] | None = None) -> None:
         self.missing = count
         self.opened = asyncio.Event()
-
-    def _arrived(self) -> None:
-        self.missing -= 1
-        if self.missing <= 0:
-            self.opened.set()
+        self.before_open = before_open
 
     async def wait(self) -> None:
-        self._arrived()
+        self.missing -= 1
+        if self.missing == 0:
+            if self.before_open is not None:
+                await self.before_open()
+            self.opened.set()
         await self.opened.wait()
 
     def give_up(self) -> None:
@@ -316,6 +318,19 @@ async def _one_race(
             # Each player drew, then resigned: resigning is the game's last action.
             expected = ["d"] * args.moves + ["resign"]
             expect(record.split(" ")[1:] == expected, tally, "bad_record")
+        guest_id = players[1]["player_id"]
+
+        def guest_resigned(frame: Frame) -> bool:
+            return (
+                frame.get("type") == "race_progress"
+                and frame.get("player_id") == guest_id
+                and frame.get("state") == "resigned"
+            )
+
+        # The last progress message travels through Redis pub/sub, the answer does not:
+        # either may arrive first.
+        for conn, mark in zip(conns, marks, strict=True):
+            await conn.wait_for(guest_resigned, mark, "the last progress")
         progress = sum(
             1 for conn in conns for _, f in conn.frames if f.get("type") == "race_progress"
         )
@@ -393,7 +408,14 @@ async def run(args: argparse.Namespace) -> int:
     }
     service = start_service("service", args.redis_url, settings)
     tally = Tally()
-    gate = Gate(args.races)
+    spy: Any = None
+
+    async def start_profile() -> None:
+        nonlocal spy
+        spy = _profile.start(service.pid, args.profile, PROFILE_SECONDS)
+        await asyncio.sleep(0.5)  # py-spy attaches before the endings are sent
+
+    gate = Gate(args.races, start_profile if args.profile else None)
     started = time.perf_counter()
     try:
         limits = httpx2.Limits(max_connections=64)
@@ -415,6 +437,10 @@ async def run(args: argparse.Namespace) -> int:
         }
         if reasons:
             print(f"refusals: {reasons}", file=sys.stderr)
+        if spy is not None:
+            profile = _profile.finish(spy, args.profile, PROFILE_SECONDS)
+            if profile:
+                _profile.report(profile, "Service during the endings", args.profile)
         summary = log_summary(service)
         if summary:
             print("service log (warnings and errors), most frequent:", file=sys.stderr)
@@ -457,6 +483,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of --spread")
     parser.add_argument("--quick", action="store_true", help="5 races: a smoke run")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help=f"record the service with py-spy for {PROFILE_SECONDS} s from the endings on "
+        "(speedscope format; needs py-spy)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.races = 5

@@ -121,9 +121,12 @@ class Races:
             if not change(doc, at):
                 return doc, None
             self._finish_if_done(doc, at)
+            progress = None
             if doc["finished_at"] is not None and "result" not in doc:
-                doc["result"] = await self._result(doc)
-            view = await self.view(doc, at)
+                # The result and the view pushed with it share one read of the games.
+                progress, actions = await self._progress(doc, with_actions=True)
+                doc["result"] = self._result(doc, progress, actions)
+            view = await self.view(doc, at, progress)
             message = {
                 "type": "race",
                 "race_id": race_id,
@@ -154,35 +157,42 @@ class Races:
         if settled or timed_out:
             doc["finished_at"] = min(at, doc["ends_at"]) if timed_out else at
 
-    async def _progress(self, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """Each player's game as progress figures (games exist once the race started)."""
+    async def _progress(
+        self, doc: dict[str, Any], with_actions: bool = False
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+        """Each player's game as progress figures (games exist once the race started),
+        and with ``with_actions`` each action log, all read in one round trip."""
+        opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
+        display = engine.format_score(opening, engine.Scoring(doc["scoring"]))
+        players = doc["players"]
+        found: list[tuple[Any, list[str] | None]] = [(None, None)] * len(players)
+        if doc["start_at"] is not None or with_actions:
+            try:
+                found = await self.store.load_many([p["game_id"] for p in players], with_actions)
+            except StoreUnavailable as exc:
+                raise self.games._unavailable(exc) from exc
         progress: dict[str, dict[str, Any]] = {}
-        for player in doc["players"]:
-            opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
-            figures = {
-                "foundations": 0,
-                "score": opening,
-                "score_display": engine.format_score(opening, engine.Scoring(doc["scoring"])),
-                "moves": 0,
-            }
-            if doc["start_at"] is not None:
-                try:
-                    stored = await self.store.load(player["game_id"])
-                except StoreUnavailable as exc:
-                    raise self.games._unavailable(exc) from exc
-                if stored is not None:
-                    game = engine.deserialize(stored.state)
-                    figures = {
-                        "foundations": game.cards_on_foundations(),
-                        "score": game.score,
-                        "score_display": game.score_display,
-                        "moves": game.moves,
-                    }
+        logs: dict[str, list[str]] = {}
+        for player, (stored, actions) in zip(players, found, strict=True):
+            figures = {"foundations": 0, "score": opening, "score_display": display, "moves": 0}
+            if stored is not None and doc["start_at"] is not None:
+                game = engine.deserialize(stored.state)
+                figures = {
+                    "foundations": game.cards_on_foundations(),
+                    "score": game.score,
+                    "score_display": game.score_display,
+                    "moves": game.moves,
+                }
             progress[player["player_id"]] = figures
-        return progress
+            logs[player["player_id"]] = actions or []
+        return progress, logs
 
-    async def _result(self, doc: dict[str, Any]) -> dict[str, Any]:
-        progress = await self._progress(doc)
+    def _result(
+        self,
+        doc: dict[str, Any],
+        progress: dict[str, dict[str, Any]],
+        actions: dict[str, list[str]],
+    ) -> dict[str, Any]:
         entries = []
         records: dict[str, str] = {}
         for player in doc["players"]:
@@ -200,11 +210,7 @@ class Races:
                     "moves": figures["moves"],
                 }
             )
-            try:
-                actions = await self.store.actions(player["game_id"]) or []
-            except StoreUnavailable as exc:
-                raise self.games._unavailable(exc) from exc
-            records[player["player_id"]] = " ".join([doc["code"], *actions])
+            records[player["player_id"]] = " ".join([doc["code"], *actions[player["player_id"]]])
         return {"code": doc["code"], "ranking": rank_players(entries), "records": records}
 
     @staticmethod
@@ -213,11 +219,17 @@ class Races:
             return None
         return int(player["won_at"] - doc["start_at"])
 
-    async def view(self, doc: dict[str, Any], at: int | None = None) -> dict[str, Any]:
+    async def view(
+        self,
+        doc: dict[str, Any],
+        at: int | None = None,
+        progress: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The public race: never the code (until the end), tokens or game ids."""
         at = now_ms() if at is None else at
         status = _status(doc, at)
-        progress = await self._progress(doc)
+        if progress is None:
+            progress, _ = await self._progress(doc)
         players = []
         for player in doc["players"]:
             state = player["state"]
@@ -529,6 +541,12 @@ class Races:
         await self._update(race_id, lambda doc, at: doc["finished_at"] is None)
 
     async def resign(self, race_id: str, token: str | None) -> dict[str, Any]:
+        """Resigns (see ``resign_game``) and answers with the race as it is now."""
+        await self.resign_game(race_id, token)
+        _, doc = await self._load(race_id)
+        return await self._answer(doc, None, token)
+
+    async def resign_game(self, race_id: str, token: str | None) -> None:
         """Resigning from a race is resigning one's game: the game ends, final, and
         ``after_action`` marks the player resigned (one meaning for both)."""
         _, doc = await self._load(race_id)
@@ -541,8 +559,6 @@ class Races:
         if player["state"] != "playing":
             raise _error(ErrorCode.RACE_OVER, 409, "you have already finished this race")
         await self.games.act(player["game_id"], token, engine.Resign())
-        _, doc = await self._load(race_id)
-        return await self._answer(doc, None, token)
 
     async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
         _, doc = await self._load(race_id)
@@ -622,27 +638,25 @@ class Races:
     async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
         player_id = self._player_of_game.get(game_id, (race_id, ""))[1]
         ending = "won" if game.won else "resigned" if game.resigned else None
-        if ending is not None:
 
-            def settle(doc: dict[str, Any], at: int) -> bool:
+        def settle(doc: dict[str, Any], at: int) -> bool:
+            changed = False
+            if doc["finished_at"] is not None and "result" in doc:
+                # An action that passed the gate just before the end was committed after
+                # the result was computed: publish the result again so record and figures
+                # agree.
+                del doc["result"]
+                changed = True
+            if ending is not None:
                 player = next(p for p in doc["players"] if p["game_id"] == game_id)
-                if player["state"] in ("won", "resigned"):
-                    return False
-                player["state"] = ending
-                player[f"{ending}_at"] = at
-                return True
+                if player["state"] not in ("won", "resigned"):
+                    player["state"] = ending
+                    player[f"{ending}_at"] = at
+                    changed = True
+            return changed
 
-            await self._update(race_id, settle)
-
-        def refresh_result(doc: dict[str, Any], at: int) -> bool:
-            # An action that passed the gate just before the end was committed after the
-            # result was computed: publish the result again so record and figures agree.
-            if doc["finished_at"] is None or "result" not in doc:
-                return False
-            del doc["result"]
-            return True
-
-        await self._update(race_id, refresh_result)
+        # One update for both: the result of a race this action ends is computed once.
+        await self._update(race_id, settle)
         progress = {
             "type": "race_progress",
             "race_id": race_id,

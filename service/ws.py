@@ -489,7 +489,7 @@ class Connection:
         elif command == "start":
             await races.start(race_id, token)
         elif command == "resign":
-            await races.resign(race_id, token)
+            await races.resign_game(race_id, token)
         else:
             await races.rematch(race_id, token)
         await self.send(
