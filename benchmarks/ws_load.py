@@ -82,8 +82,8 @@ REPLY_TIMEOUT = 15.0
 
 
 def _echo_app(settings: Any = None) -> Any:
-    """The bare echo; with ``settings``, each frame first goes through the service's Redis
-    store (one PUBLISH on its pooled client), to show what one round trip costs."""
+    """The bare echo; with ``settings``, each frame first makes one Redis round trip on the
+    service's Redis store's pooled client (a PUBLISH), to show what one round trip costs."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
@@ -101,7 +101,10 @@ def _echo_app(settings: Any = None) -> Any:
             while True:
                 text = await websocket.receive_text()
                 if store is not None:
-                    await store.publish(topic, text.encode())
+                    # One PUBLISH round trip per frame on the store's pooled client, as
+                    # the yardstick has always been: not through the store's batching,
+                    # which would make it a measure of pipelining instead.
+                    await store._redis.publish(store._channel(topic), text.encode())
                 await websocket.send_text(text)
         except WebSocketDisconnect:
             pass
@@ -334,10 +337,11 @@ async def create_player(http: Any, port: int, rng: random.Random, game: str = "D
     )
 
 
-async def open_session(player: Player, ws: Any) -> None:
+async def open_session(player: Player, ws: Any, in_results: bool) -> None:
     import orjson
 
-    await ws.send(orjson.dumps({"type": "hello", "protocol": 1}).decode())
+    hello = {"type": "hello", "protocol": 1, "changes_in_results": in_results}
+    await ws.send(orjson.dumps(hello).decode())
     welcome = await recv_json(ws)
     if welcome.get("type") != "welcome":
         raise RuntimeError(f"hello answered {welcome}")
@@ -370,8 +374,7 @@ async def play_once(player: Player, ws: Any, tally: Tally) -> bool:
         reply = await recv_json(ws)
         kind = reply.get("type")
         if kind == "change":
-            player.changes += 1
-            tally.counts["change_frames"] += 1
+            count_change(player, reply, tally)
             continue
         if reply.get("id") != rid:
             tally.counts[f"unexpected_{kind}"] += 1
@@ -380,6 +383,8 @@ async def play_once(player: Player, ws: Any, tally: Tally) -> bool:
     received = time.perf_counter()
     accepted = kind == "result" and reply.get("status") == "accepted"
     tally.record(sent, received, accepted)
+    if accepted and "change" in reply:
+        count_change(player, reply["change"], tally)
     if accepted:
         player.local.play(engine.parse_action(reply["notation"]))
         player.accepted += 1
@@ -401,8 +406,15 @@ async def drain_changes(player: Player, ws: Any, tally: Tally, timeout: float = 
             while player.changes < player.accepted:
                 reply = orjson.loads(await ws.recv())
                 if reply.get("type") == "change":
-                    player.changes += 1
-                    tally.counts["change_frames"] += 1
+                    count_change(player, reply, tally)
+
+
+def count_change(player: Player, change: dict[str, Any], tally: Tally) -> None:
+    """Every change once and in order, as a frame or inside its result."""
+    if change.get("version") != player.changes + 1:
+        tally.counts["changes_out_of_order"] += 1
+    player.changes += 1
+    tally.counts["change_frames"] += 1
 
 
 async def check_players(http: Any, port: int, players: list[Player], tally: Tally) -> None:
@@ -437,7 +449,12 @@ async def service_phase(
             await stack.enter_async_context(ws_connect(server.port, args.compression))
             for _ in players
         ]
-        await asyncio.gather(*(open_session(p, ws) for p, ws in zip(players, sockets, strict=True)))
+        await asyncio.gather(
+            *(
+                open_session(p, ws, args.changes_in_results)
+                for p, ws in zip(players, sockets, strict=True)
+            )
+        )
         spy = (
             _profile.start(server.pid, args.profile, args.warmup + args.duration)
             if args.profile
@@ -473,7 +490,7 @@ async def memory_phase(
     player = await create_player(http, server.port, rng, "DS")
     tally = Tally(window_start=0.0, window_end=float("inf"))
     async with ws_connect(server.port, args.compression) as ws:
-        await open_session(player, ws)
+        await open_session(player, ws, args.changes_in_results)
         while player.accepted < MEMORY_ACTIONS:
             if not await play_once(player, ws, tally):
                 raise RuntimeError("the memory game ended before 200 actions; try again")
@@ -663,7 +680,13 @@ def build_figures(
             "ws.service.change_frames_missing",
             svc.counts["change_frames_missing"],
             "count",
-            "accepted actions without a change frame",
+            "accepted actions without a change (frame or in the result)",
+        ),
+        figure(
+            "ws.service.changes_out_of_order",
+            svc.counts["changes_out_of_order"],
+            "count",
+            "changes not in version order, repeated or skipped (must be 0)",
         ),
         figure("ws.service.errors", errors, "count", "error frames"),
     ]
@@ -715,7 +738,13 @@ async def run(args: argparse.Namespace) -> int:
     profile = service[2]
     if profile:
         _profile.report(profile, "service profile", args.profile, sys.stderr)
-    bad = service[0].counts["state_mismatches"] + service[0].counts["rejected"] + memory["mismatch"]
+    counts = service[0].counts
+    bad = (
+        counts["state_mismatches"]
+        + counts["rejected"]
+        + counts["changes_out_of_order"]
+        + memory["mismatch"]
+    )
     return 1 if bad else 0
 
 
@@ -745,6 +774,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--serve", choices=["service", "echo", "echo-store"], help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--separate-changes",
+        dest="changes_in_results",
+        action="store_false",
+        help="the actor gets each change as a frame of its own after the result, as clients "
+        "that do not ask for changes_in_results do (default: the change in the result)",
     )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
