@@ -7,6 +7,7 @@ accepted changes to the local subscribers of a game through ``subscribe``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -96,7 +97,10 @@ def read_log_entry(entry: str) -> tuple[str, int | None]:
     return notation, int(at) if at else None
 
 
+@functools.lru_cache(maxsize=16384)
 def hash_token(token: str) -> str:
+    # Remembered: a player's every action checks the same token again. The process holds
+    # the tokens of its connections anyway; this holds the last ones seen a while longer.
     return hashlib.sha256(token.encode()).hexdigest()
 
 
