@@ -58,7 +58,7 @@ from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
 REPLY_TIMEOUT = 15.0
-PROFILE_SECONDS = 3
+PROFILE_SECONDS = 1
 
 Frame = dict[str, Any]
 
@@ -191,18 +191,26 @@ class Gate:
         self.missing = count
         self.opened = asyncio.Event()
         self.before_open = before_open
+        self.released = asyncio.Event()
+        if before_open is None:
+            self.released.set()
 
     async def wait(self) -> None:
         self.missing -= 1
         if self.missing == 0:
-            if self.before_open is not None:
-                await self.before_open()
-            self.opened.set()
+            await self._open()
         await self.opened.wait()
+
+    async def _open(self) -> None:
+        if self.before_open is not None:
+            await self.before_open()
+        self.opened.set()
 
     def give_up(self) -> None:
         """A race that failed before the gate: the others need not wait for it."""
-        self._arrived()
+        self.missing -= 1
+        if self.missing == 0:
+            self._opener = asyncio.get_running_loop().create_task(self._open())
 
 
 async def one_race(
@@ -338,6 +346,9 @@ async def _one_race(
         expect(progress == 2 * len(players) * (args.moves + 1), tally, "progress_missing")
         tally.counts["progress_frames"] += progress
         tally.counts["races_finished"] += 1
+        # Under --profile the connections stay open until the recording ends: their
+        # closing (each a race update) would otherwise fill the profile of the endings.
+        await gate.released.wait()
 
 
 # =========================================================================== figures
@@ -408,11 +419,19 @@ async def run(args: argparse.Namespace) -> int:
     }
     service = start_service("service", args.redis_url, settings)
     tally = Tally()
-    spy: Any = None
+    recording: asyncio.Task[dict[str, Any]] | None = None
 
     async def start_profile() -> None:
-        nonlocal spy
+        nonlocal recording
         spy = _profile.start(service.pid, args.profile, PROFILE_SECONDS)
+
+        async def finish() -> dict[str, Any]:
+            try:
+                return await asyncio.to_thread(_profile.finish, spy, args.profile, PROFILE_SECONDS)
+            finally:
+                gate.released.set()
+
+        recording = asyncio.create_task(finish())
         await asyncio.sleep(0.5)  # py-spy attaches before the endings are sent
 
     gate = Gate(args.races, start_profile if args.profile else None)
@@ -437,8 +456,8 @@ async def run(args: argparse.Namespace) -> int:
         }
         if reasons:
             print(f"refusals: {reasons}", file=sys.stderr)
-        if spy is not None:
-            profile = _profile.finish(spy, args.profile, PROFILE_SECONDS)
+        if recording is not None:
+            profile = await recording
             if profile:
                 _profile.report(profile, "Service during the endings", args.profile)
         summary = log_summary(service)

@@ -108,12 +108,16 @@ class Races:
         return stored, doc
 
     async def _update(
-        self, race_id: str, change: Callable[[dict[str, Any], int], bool]
+        self,
+        race_id: str,
+        change: Callable[[dict[str, Any], int], bool],
+        known: dict[str, engine.Klondike] | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """Applies ``change`` (which returns False when there is nothing to save) by CAS.
 
         Returns the document and the public view pushed with it (None when nothing was
         saved), so a caller answering with the race need not build the view again.
+        ``known`` holds games by id as just committed, which need not be read again.
         """
         for _ in range(_SAVE_ATTEMPTS):
             stored, doc = await self._load(race_id)
@@ -121,10 +125,10 @@ class Races:
             if not change(doc, at):
                 return doc, None
             self._finish_if_done(doc, at)
-            progress = None
-            if doc["finished_at"] is not None and "result" not in doc:
-                # The result and the view pushed with it share one read of the games.
-                progress, actions = await self._progress(doc, with_actions=True)
+            # The result and the view pushed with it share one read of the games.
+            wants_result = doc["finished_at"] is not None and "result" not in doc
+            progress, actions = await self._progress(doc, wants_result, known)
+            if wants_result:
                 doc["result"] = self._result(doc, progress, actions)
             view = await self.view(doc, at, progress)
             message = {
@@ -158,25 +162,39 @@ class Races:
             doc["finished_at"] = min(at, doc["ends_at"]) if timed_out else at
 
     async def _progress(
-        self, doc: dict[str, Any], with_actions: bool = False
+        self,
+        doc: dict[str, Any],
+        with_actions: bool = False,
+        known: dict[str, engine.Klondike] | None = None,
     ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
         """Each player's game as progress figures (games exist once the race started),
-        and with ``with_actions`` each action log, all read in one round trip."""
+        and with ``with_actions`` each action log, all read in one round trip. A game in
+        ``known`` is taken as it is (its log is still read for the records)."""
+        known = known or {}
         opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
         display = engine.format_score(opening, engine.Scoring(doc["scoring"]))
         players = doc["players"]
-        found: list[tuple[Any, list[str] | None]] = [(None, None)] * len(players)
-        if doc["start_at"] is not None or with_actions:
+        started = doc["start_at"] is not None
+        wanted = [
+            p["game_id"] for p in players if with_actions or (started and p["game_id"] not in known)
+        ]
+        found: dict[str, tuple[Any, list[str] | None]] = {}
+        if wanted:
             try:
-                found = await self.store.load_many([p["game_id"] for p in players], with_actions)
+                loaded = await self.store.load_many(wanted, with_actions)
             except StoreUnavailable as exc:
                 raise self.games._unavailable(exc) from exc
+            found = dict(zip(wanted, loaded, strict=True))
         progress: dict[str, dict[str, Any]] = {}
         logs: dict[str, list[str]] = {}
-        for player, (stored, actions) in zip(players, found, strict=True):
+        for player in players:
+            stored, actions = found.get(player["game_id"], (None, None))
             figures = {"foundations": 0, "score": opening, "score_display": display, "moves": 0}
-            if stored is not None and doc["start_at"] is not None:
+            game = known.get(player["game_id"])
+            if game is None and stored is not None and started:
+                # Deserializing a whole game is the costliest part of a race update.
                 game = engine.deserialize(stored.state)
+            if game is not None and started:
                 figures = {
                     "foundations": game.cards_on_foundations(),
                     "score": game.score,
@@ -656,7 +674,7 @@ class Races:
             return changed
 
         # One update for both: the result of a race this action ends is computed once.
-        await self._update(race_id, settle)
+        await self._update(race_id, settle, {game_id: game})
         progress = {
             "type": "race_progress",
             "race_id": race_id,
