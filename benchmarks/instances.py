@@ -340,6 +340,7 @@ async def run(args: argparse.Namespace) -> int:
             await wait_redis(redis.port)
             limits = httpx2.Limits(max_connections=64)
             async with httpx2.AsyncClient(trust_env=False, timeout=30.0, limits=limits) as http:
+                unit = "worker process(es)" if args.workers else "instance(s)"
                 for count in args.workers or args.instances:
                     if args.workers:
                         args.workers_in_cell = count
@@ -353,7 +354,7 @@ async def run(args: argparse.Namespace) -> int:
                         for server in servers:
                             await wait_ready(http, server)
                         for games in args.games:
-                            print(f"... {count} instance(s), {games} games", file=sys.stderr)
+                            print(f"... {count} {unit}, {games} games", file=sys.stderr)
                             cells.append(await run_cell(args, http, redis, servers, games, rng))
                     finally:
                         for server in servers:

@@ -74,6 +74,8 @@ MEMORY_ACTIONS = 200
 # Targets (docs/benchmarks.md).
 TARGET_RATIO = 0.4
 TARGET_BYTES_PER_GAME = 8 * 1024
+TARGET_RATIO_VS_ECHO_STORE = 0.6
+TARGET_P99_VS_ECHO_STORE = 1.5
 REPLY_TIMEOUT = 15.0
 
 
@@ -579,6 +581,8 @@ def build_figures(
         figure(f"redis.DS.bytes_per_game.{key}", value, "B", f"of which key :{key}")
         for key, value in sorted(memory["per_key"].items())
     ]
+    store_ratio = divide(svc.rate, store_tally.rate)
+    p99_ratio = divide(svc.percentile_ms(99), store_tally.percentile_ms(99))
     figures += [
         figure(
             "ws.echo_store.msgs_per_s",
@@ -594,12 +598,22 @@ def build_figures(
         ),
         figure(
             "ws.ratio_vs_echo_store",
-            divide(svc.rate, store_tally.rate),
+            store_ratio,
             "ratio",
             "service / (echo + store) throughput",
+            f">= {TARGET_RATIO_VS_ECHO_STORE}",
+            store_ratio >= TARGET_RATIO_VS_ECHO_STORE,
         ),
         figure("ws.echo_store.p50_ms", store_tally.percentile_ms(50), "ms", "echo + store: p50"),
         figure("ws.echo_store.p99_ms", store_tally.percentile_ms(99), "ms", "echo + store: p99"),
+        figure(
+            "ws.service.p99_vs_echo_store",
+            p99_ratio,
+            "ratio",
+            "service p99 / (echo + store) p99",
+            f"<= {TARGET_P99_VS_ECHO_STORE}",
+            p99_ratio <= TARGET_P99_VS_ECHO_STORE,
+        ),
         figure(
             "ws.echo_store.server_cpu_us",
             store_cpu,
