@@ -21,6 +21,7 @@ Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "instances.2.games.50.actions_per_s", "value": 1234.5, "unit": "1/s"}``.
 
     python benchmarks/instances.py [--duration 10] [--warmup 2] [--url-options ...] [--quick]
+    python benchmarks/instances.py --workers 1,2   # one port, WORKERS=1 then WORKERS=2
 """
 
 from __future__ import annotations
@@ -59,15 +60,29 @@ HOST = "127.0.0.1"
 REPLY_TIMEOUT = 15.0
 
 
-def start_instance(name: str, redis_port: int, url_options: str = "") -> Process:
+def start_instance(name: str, redis_port: int, url_options: str = "", workers: int = 1) -> Process:
     query = f"?{url_options}" if url_options else ""
     limits = {
+        "WORKERS": str(workers),
         "RATE_PER_SECOND": "1000000000",
         "RATE_BURST": "1000000000",
         "HTTP_WRITE_RATE_PER_SECOND": "1000000000",
         "HTTP_WRITE_BURST": "1000000000",
     }
     return start_service(name, f"redis://{HOST}:{redis_port}/0{query}", limits)
+
+
+def process_ids(server: Process) -> dict[str, int]:
+    """The server's process, or with ``WORKERS`` above 1 each of its worker processes (the
+    parent only waits for them; its CPU time would not count theirs)."""
+    pid = server.proc.pid
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    if not children:
+        return {server.name: pid}
+    return {f"{server.name}.w{i}": int(child) for i, child in enumerate(children)}
 
 
 # =========================================================================== one cell
@@ -154,6 +169,7 @@ class Cell:
     mismatches: int
     missing_changes: int
     profile: dict[str, Any] = field(default_factory=dict)
+    workers: bool = False  # ``instances`` counts the processes of one WORKERS service
 
 
 async def run_cell(
@@ -209,9 +225,11 @@ async def run_cell(
         tally.window_start = time.perf_counter() + args.warmup
         tally.window_end = tally.window_start + args.duration
         spy = None
-        if args.profile and args.profile_cell == f"{n}x{games}":
+        if args.profile and args.profile_cell == f"{n}x{games}" and not args.workers:
             spy = _profile.start(servers[0].proc.pid, args.profile, args.warmup + args.duration)
-        pids = {s.name: s.proc.pid for s in [*servers, redis]}
+        pids = {"redis": redis.proc.pid}
+        for server in servers:
+            pids.update(process_ids(server))
 
         async def usage() -> dict[str, float]:
             await asyncio.sleep(max(0.0, tally.window_start - time.perf_counter()))
@@ -242,7 +260,7 @@ async def run_cell(
 
     results = await asyncio.gather(*(bounded(check(p)) for p in players))
     return Cell(
-        n,
+        args.workers_in_cell if args.workers else n,
         games,
         tally,
         args.duration,
@@ -250,6 +268,7 @@ async def run_cell(
         sum(not ok for ok in results),
         sum(p.accepted - p.changes for p in players),
         profile,
+        bool(args.workers),
     )
 
 
@@ -259,8 +278,11 @@ async def run_cell(
 def figures_of(cells: list[Cell]) -> list[Figure]:
     figures: list[Figure] = []
     for cell in cells:
+        kind = "workers" if cell.workers else "instances"
         prefix = f"instances.{cell.instances}.games.{cell.games}"
-        where = f"{cell.instances} inst, {cell.games} games"
+        if cell.workers:
+            prefix = f"instances.workers.{cell.instances}.games.{cell.games}"
+        where = f"{cell.instances} {kind}, {cell.games} games"
         rate = cell.tally.done / cell.seconds
         figures.append(Figure(f"{prefix}.actions_per_s", round(rate, 1), "1/s", where))
         if cell.tally.refused:
@@ -276,8 +298,9 @@ def figures_of(cells: list[Cell]) -> list[Figure]:
 
 
 def print_matrix(cells: list[Cell]) -> None:
+    first = "proc" if cells and cells[0].workers else "inst"
     header = (
-        f"{'inst':>4} {'games':>5} {'actions/s':>10} {'refused/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{first:>4} {'games':>5} {'actions/s':>10} {'refused/s':>10} {'p50 ms':>8} {'p99 ms':>8} "
         f"{'inst cores':>10} {'redis':>6} {'driver':>6}  notes"
     )
     print(header)
@@ -317,15 +340,21 @@ async def run(args: argparse.Namespace) -> int:
             await wait_redis(redis.port)
             limits = httpx2.Limits(max_connections=64)
             async with httpx2.AsyncClient(trust_env=False, timeout=30.0, limits=limits) as http:
-                for count in args.instances:
-                    servers = [
-                        start_instance(f"i{i}", redis.port, args.url_options) for i in range(count)
-                    ]
+                unit = "worker process(es)" if args.workers else "instance(s)"
+                for count in args.workers or args.instances:
+                    if args.workers:
+                        args.workers_in_cell = count
+                        servers = [start_instance("i0", redis.port, args.url_options, count)]
+                    else:
+                        servers = [
+                            start_instance(f"i{i}", redis.port, args.url_options)
+                            for i in range(count)
+                        ]
                     try:
                         for server in servers:
                             await wait_ready(http, server)
                         for games in args.games:
-                            print(f"... {count} instance(s), {games} games", file=sys.stderr)
+                            print(f"... {count} {unit}, {games} games", file=sys.stderr)
                             cells.append(await run_cell(args, http, redis, servers, games, rng))
                     finally:
                         for server in servers:
@@ -334,8 +363,9 @@ async def run(args: argparse.Namespace) -> int:
             redis.stop()
 
     options = f" (STORE_URL options: {args.url_options})" if args.url_options else ""
+    what = "One service with WORKERS processes" if args.workers else "Many instances"
     title = (
-        f"Many instances on one Redis{options}: {args.duration:g} s measured after "
+        f"{what} on one Redis{options}: {args.duration:g} s measured after "
         f"{args.warmup:g} s warm-up per cell, one WebSocket per game, closed loop; "
         f"round trips of accepted actions; {os.cpu_count()} CPUs"
     )
@@ -358,6 +388,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--instances", default="1,2,3", help="instance counts, comma separated (default 1,2,3)"
     )
     parser.add_argument(
+        "--workers",
+        default="",
+        help="instead of separate instances: one service on one port with WORKERS set to "
+        "each of these counts, comma separated (e.g. 1,2)",
+    )
+    parser.add_argument(
         "--games", default="50,500", help="concurrent games, comma separated (default 50,500)"
     )
     parser.add_argument(
@@ -378,6 +414,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         if args.profile_cell == "1x50":
             args.profile_cell = "1x20"
     args.instances = [int(x) for x in str(args.instances).split(",")]
+    args.workers = [int(x) for x in str(args.workers).split(",") if x]
     args.games = [int(x) for x in str(args.games).split(",")]
     return args
 

@@ -51,12 +51,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import _profile
 from benchmarks._client import ws_connect
 from benchmarks._processes import Process, percentile_ms, start_service, wait_ready
 from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
 REPLY_TIMEOUT = 15.0
+PROFILE_SECONDS = 1
 
 Frame = dict[str, Any]
 
@@ -185,22 +187,30 @@ def expect(condition: bool, tally: Tally, what: str, detail: Any = None) -> None
 class Gate:
     """Holds every race before its ending until all the races still alive got there."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, before_open: Callable[[], Any] | None = None) -> None:
         self.missing = count
         self.opened = asyncio.Event()
-
-    def _arrived(self) -> None:
-        self.missing -= 1
-        if self.missing <= 0:
-            self.opened.set()
+        self.before_open = before_open
+        self.released = asyncio.Event()
+        if before_open is None:
+            self.released.set()
 
     async def wait(self) -> None:
-        self._arrived()
+        self.missing -= 1
+        if self.missing == 0:
+            await self._open()
         await self.opened.wait()
+
+    async def _open(self) -> None:
+        if self.before_open is not None:
+            await self.before_open()
+        self.opened.set()
 
     def give_up(self) -> None:
         """A race that failed before the gate: the others need not wait for it."""
-        self._arrived()
+        self.missing -= 1
+        if self.missing == 0:
+            self._opener = asyncio.get_running_loop().create_task(self._open())
 
 
 async def one_race(
@@ -316,6 +326,19 @@ async def _one_race(
             # Each player drew, then resigned: resigning is the game's last action.
             expected = ["d"] * args.moves + ["resign"]
             expect(record.split(" ")[1:] == expected, tally, "bad_record")
+        guest_id = players[1]["player_id"]
+
+        def guest_resigned(frame: Frame) -> bool:
+            return (
+                frame.get("type") == "race_progress"
+                and frame.get("player_id") == guest_id
+                and frame.get("state") == "resigned"
+            )
+
+        # The last progress message travels through Redis pub/sub, the answer does not:
+        # either may arrive first.
+        for conn, mark in zip(conns, marks, strict=True):
+            await conn.wait_for(guest_resigned, mark, "the last progress")
         progress = sum(
             1 for conn in conns for _, f in conn.frames if f.get("type") == "race_progress"
         )
@@ -323,6 +346,9 @@ async def _one_race(
         expect(progress == 2 * len(players) * (args.moves + 1), tally, "progress_missing")
         tally.counts["progress_frames"] += progress
         tally.counts["races_finished"] += 1
+        # Under --profile the connections stay open until the recording ends: their
+        # closing (each a race update) would otherwise fill the profile of the endings.
+        await gate.released.wait()
 
 
 # =========================================================================== figures
@@ -393,7 +419,22 @@ async def run(args: argparse.Namespace) -> int:
     }
     service = start_service("service", args.redis_url, settings)
     tally = Tally()
-    gate = Gate(args.races)
+    recording: asyncio.Task[dict[str, Any]] | None = None
+
+    async def start_profile() -> None:
+        nonlocal recording
+        spy = _profile.start(service.pid, args.profile, PROFILE_SECONDS)
+
+        async def finish() -> dict[str, Any]:
+            try:
+                return await asyncio.to_thread(_profile.finish, spy, args.profile, PROFILE_SECONDS)
+            finally:
+                gate.released.set()
+
+        recording = asyncio.create_task(finish())
+        await asyncio.sleep(0.5)  # py-spy attaches before the endings are sent
+
+    gate = Gate(args.races, start_profile if args.profile else None)
     started = time.perf_counter()
     try:
         limits = httpx2.Limits(max_connections=64)
@@ -415,6 +456,10 @@ async def run(args: argparse.Namespace) -> int:
         }
         if reasons:
             print(f"refusals: {reasons}", file=sys.stderr)
+        if recording is not None:
+            profile = await recording
+            if profile:
+                _profile.report(profile, "Service during the endings", args.profile)
         summary = log_summary(service)
         if summary:
             print("service log (warnings and errors), most frequent:", file=sys.stderr)
@@ -457,6 +502,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of --spread")
     parser.add_argument("--quick", action="store_true", help="5 races: a smoke run")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help=f"record the service with py-spy for {PROFILE_SECONDS} s from the endings on "
+        "(speedscope format; needs py-spy)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.races = 5

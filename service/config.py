@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     store_url: str = Field("memory://", description="`memory://` or `redis://host:port/db`.")
     host: str = "127.0.0.1"
     port: int = 8000
+    workers: int = Field(
+        1, ge=1, description="Service processes behind the one port (above 1: Redis store only)."
+    )
     game_ttl_seconds: int = Field(7 * 24 * 3600, gt=0, description="Idle games expire after.")
     won_game_ttl_seconds: int = Field(0, ge=0, description="0 keeps won games for good.")
     max_frame_bytes: int = Field(16 * 1024, gt=0)

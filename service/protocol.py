@@ -599,6 +599,9 @@ class WelcomeMessage(Model):
     max_subscriptions: int
     rate_per_second: float
     rate_burst: int
+    changes_in_results: bool | None = Field(
+        None, description="Present (true) when the `hello` asked for it."
+    )
 
 
 class SubscribedMessage(Model):
@@ -633,6 +636,14 @@ class ResultMessage(Model):
     notation: Notation | None = None
     duplicate: bool = False
     rejection: Rejection | None = None
+    change: Change | None = Field(
+        None,
+        description="Only on a connection whose `hello` asked for `changes_in_results`: the "
+        "`change` this accepted action made, which that connection then does not get as a "
+        "frame of its own. Absent when the action was a duplicate, or when changes made "
+        "elsewhere were still on their way to this connection (the `change` frame then "
+        "follows them, in version order).",
+    )
 
 
 class UnsubscribedMessage(Model):
@@ -716,6 +727,11 @@ ServerMessage = Annotated[
 class HelloMessage(Model):
     type: Literal["hello"]
     protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
+    changes_in_results: bool = Field(
+        False,
+        description="True: the `result` of an accepted action carries its `change`, and this "
+        "connection gets no separate `change` frame for it (one frame instead of two).",
+    )
 
 
 class SubscribeMessage(Model):

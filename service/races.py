@@ -108,12 +108,16 @@ class Races:
         return stored, doc
 
     async def _update(
-        self, race_id: str, change: Callable[[dict[str, Any], int], bool]
+        self,
+        race_id: str,
+        change: Callable[[dict[str, Any], int], bool],
+        known: dict[str, engine.Klondike] | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """Applies ``change`` (which returns False when there is nothing to save) by CAS.
 
         Returns the document and the public view pushed with it (None when nothing was
         saved), so a caller answering with the race need not build the view again.
+        ``known`` holds games by id as just committed, which need not be read again.
         """
         for _ in range(_SAVE_ATTEMPTS):
             stored, doc = await self._load(race_id)
@@ -121,9 +125,12 @@ class Races:
             if not change(doc, at):
                 return doc, None
             self._finish_if_done(doc, at)
-            if doc["finished_at"] is not None and "result" not in doc:
-                doc["result"] = await self._result(doc)
-            view = await self.view(doc, at)
+            # The result and the view pushed with it share one read of the games.
+            wants_result = doc["finished_at"] is not None and "result" not in doc
+            progress, actions = await self._progress(doc, wants_result, known)
+            if wants_result:
+                doc["result"] = self._result(doc, progress, actions)
+            view = await self.view(doc, at, progress)
             message = {
                 "type": "race",
                 "race_id": race_id,
@@ -154,35 +161,56 @@ class Races:
         if settled or timed_out:
             doc["finished_at"] = min(at, doc["ends_at"]) if timed_out else at
 
-    async def _progress(self, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """Each player's game as progress figures (games exist once the race started)."""
+    async def _progress(
+        self,
+        doc: dict[str, Any],
+        with_actions: bool = False,
+        known: dict[str, engine.Klondike] | None = None,
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+        """Each player's game as progress figures (games exist once the race started),
+        and with ``with_actions`` each action log, all read in one round trip. A game in
+        ``known`` is taken as it is (its log is still read for the records)."""
+        known = known or {}
+        opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
+        display = engine.format_score(opening, engine.Scoring(doc["scoring"]))
+        players = doc["players"]
+        started = doc["start_at"] is not None
+        wanted = [
+            p["game_id"] for p in players if with_actions or (started and p["game_id"] not in known)
+        ]
+        found: dict[str, tuple[Any, list[str] | None]] = {}
+        if wanted:
+            try:
+                loaded = await self.store.load_many(wanted, with_actions)
+            except StoreUnavailable as exc:
+                raise self.games._unavailable(exc) from exc
+            found = dict(zip(wanted, loaded, strict=True))
         progress: dict[str, dict[str, Any]] = {}
-        for player in doc["players"]:
-            opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
-            figures = {
-                "foundations": 0,
-                "score": opening,
-                "score_display": engine.format_score(opening, engine.Scoring(doc["scoring"])),
-                "moves": 0,
-            }
-            if doc["start_at"] is not None:
-                try:
-                    stored = await self.store.load(player["game_id"])
-                except StoreUnavailable as exc:
-                    raise self.games._unavailable(exc) from exc
-                if stored is not None:
-                    game = engine.deserialize(stored.state)
-                    figures = {
-                        "foundations": game.cards_on_foundations(),
-                        "score": game.score,
-                        "score_display": game.score_display,
-                        "moves": game.moves,
-                    }
+        logs: dict[str, list[str]] = {}
+        for player in players:
+            stored, actions = found.get(player["game_id"], (None, None))
+            figures = {"foundations": 0, "score": opening, "score_display": display, "moves": 0}
+            game = known.get(player["game_id"])
+            if game is None and stored is not None and started:
+                # Deserializing a whole game is the costliest part of a race update.
+                game = engine.deserialize(stored.state)
+            if game is not None and started:
+                figures = {
+                    "foundations": game.cards_on_foundations(),
+                    "score": game.score,
+                    "score_display": game.score_display,
+                    "moves": game.moves,
+                }
             progress[player["player_id"]] = figures
-        return progress
+            logs[player["player_id"]] = actions or []
+        return progress, logs
 
-    async def _result(self, doc: dict[str, Any]) -> dict[str, Any]:
-        progress = await self._progress(doc)
+    def _result(
+        self,
+        doc: dict[str, Any],
+        progress: dict[str, dict[str, Any]],
+        actions: dict[str, list[str]],
+    ) -> dict[str, Any]:
         entries = []
         records: dict[str, str] = {}
         for player in doc["players"]:
@@ -200,11 +228,7 @@ class Races:
                     "moves": figures["moves"],
                 }
             )
-            try:
-                actions = await self.store.actions(player["game_id"]) or []
-            except StoreUnavailable as exc:
-                raise self.games._unavailable(exc) from exc
-            records[player["player_id"]] = " ".join([doc["code"], *actions])
+            records[player["player_id"]] = " ".join([doc["code"], *actions[player["player_id"]]])
         return {"code": doc["code"], "ranking": rank_players(entries), "records": records}
 
     @staticmethod
@@ -213,11 +237,17 @@ class Races:
             return None
         return int(player["won_at"] - doc["start_at"])
 
-    async def view(self, doc: dict[str, Any], at: int | None = None) -> dict[str, Any]:
+    async def view(
+        self,
+        doc: dict[str, Any],
+        at: int | None = None,
+        progress: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The public race: never the code (until the end), tokens or game ids."""
         at = now_ms() if at is None else at
         status = _status(doc, at)
-        progress = await self._progress(doc)
+        if progress is None:
+            progress, _ = await self._progress(doc)
         players = []
         for player in doc["players"]:
             state = player["state"]
@@ -529,6 +559,12 @@ class Races:
         await self._update(race_id, lambda doc, at: doc["finished_at"] is None)
 
     async def resign(self, race_id: str, token: str | None) -> dict[str, Any]:
+        """Resigns (see ``resign_game``) and answers with the race as it is now."""
+        await self.resign_game(race_id, token)
+        _, doc = await self._load(race_id)
+        return await self._answer(doc, None, token)
+
+    async def resign_game(self, race_id: str, token: str | None) -> None:
         """Resigning from a race is resigning one's game: the game ends, final, and
         ``after_action`` marks the player resigned (one meaning for both)."""
         _, doc = await self._load(race_id)
@@ -541,8 +577,6 @@ class Races:
         if player["state"] != "playing":
             raise _error(ErrorCode.RACE_OVER, 409, "you have already finished this race")
         await self.games.act(player["game_id"], token, engine.Resign())
-        _, doc = await self._load(race_id)
-        return await self._answer(doc, None, token)
 
     async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
         _, doc = await self._load(race_id)
@@ -622,27 +656,25 @@ class Races:
     async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
         player_id = self._player_of_game.get(game_id, (race_id, ""))[1]
         ending = "won" if game.won else "resigned" if game.resigned else None
-        if ending is not None:
 
-            def settle(doc: dict[str, Any], at: int) -> bool:
+        def settle(doc: dict[str, Any], at: int) -> bool:
+            changed = False
+            if doc["finished_at"] is not None and "result" in doc:
+                # An action that passed the gate just before the end was committed after
+                # the result was computed: publish the result again so record and figures
+                # agree.
+                del doc["result"]
+                changed = True
+            if ending is not None:
                 player = next(p for p in doc["players"] if p["game_id"] == game_id)
-                if player["state"] in ("won", "resigned"):
-                    return False
-                player["state"] = ending
-                player[f"{ending}_at"] = at
-                return True
+                if player["state"] not in ("won", "resigned"):
+                    player["state"] = ending
+                    player[f"{ending}_at"] = at
+                    changed = True
+            return changed
 
-            await self._update(race_id, settle)
-
-        def refresh_result(doc: dict[str, Any], at: int) -> bool:
-            # An action that passed the gate just before the end was committed after the
-            # result was computed: publish the result again so record and figures agree.
-            if doc["finished_at"] is None or "result" not in doc:
-                return False
-            del doc["result"]
-            return True
-
-        await self._update(race_id, refresh_result)
+        # One update for both: the result of a race this action ends is computed once.
+        await self._update(race_id, settle, {game_id: game})
         progress = {
             "type": "race_progress",
             "race_id": race_id,

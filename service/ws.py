@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from . import engine
 from .config import Settings
-from .games import Games, RuleRejected, ServiceError
+from .games import Applied, Games, RuleRejected, ServiceError
 from .hints import Hints
 from .protocol import (
     CLIENT_MESSAGE,
@@ -86,6 +86,8 @@ class Connection:
         self.pump_lock = asyncio.Lock()
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self.greeted = False
+        # Asked for in hello: an accepted action's change rides in its result.
+        self.changes_in_results = False
         self.too_slow = False
         self.pump_task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
@@ -390,17 +392,19 @@ class Connection:
             )
             return
         self.greeted = True
+        self.changes_in_results = message.changes_in_results
         settings = self.settings
-        await self.send(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "max_frame_bytes": settings.max_frame_bytes,
-                "max_subscriptions": settings.max_subscriptions,
-                "rate_per_second": settings.rate_per_second,
-                "rate_burst": settings.rate_burst,
-            }
-        )
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "max_frame_bytes": settings.max_frame_bytes,
+            "max_subscriptions": settings.max_subscriptions,
+            "rate_per_second": settings.rate_per_second,
+            "rate_burst": settings.rate_burst,
+        }
+        if message.changes_in_results:
+            welcome["changes_in_results"] = True
+        await self.send(welcome)
 
     async def subscribe(self, message: SubscribeMessage) -> None:
         game_id = message.game_id
@@ -489,7 +493,7 @@ class Connection:
         elif command == "start":
             await races.start(race_id, token)
         elif command == "resign":
-            await races.resign(race_id, token)
+            await races.resign_game(race_id, token)
         else:
             await races.rematch(race_id, token)
         await self.send(
@@ -532,20 +536,38 @@ class Connection:
         else:
             action = engine.Resign()
         expected_version = None if isinstance(message, ResignMessage) else message.expected_version
-        applied = await self.games.act(
-            message.game_id, sub.token, action, expected_version, message.id
-        )
-        await self.send(
-            {
-                "type": "result",
-                "id": message.id,
-                "game_id": message.game_id,
-                "status": "accepted",
-                "version": applied.version,
-                "notation": applied.notation,
-                "duplicate": applied.duplicate,
-            }
-        )
+        if not self.changes_in_results:
+            applied = await self.games.act(
+                message.game_id, sub.token, action, expected_version, message.id
+            )
+            await self.send(_accepted(message.id, message.game_id, applied))
+            return
+        # The pump waits while the action is committed: its change, which can come back
+        # through pub/sub before the commit's own reply, must not overtake the result that
+        # carries it. The change rides along only when it is the next one this connection
+        # is due; otherwise (changes made elsewhere not forwarded yet) the pump sends it
+        # after those, as a frame, and skips it here by its version.
+        async with self.pump_lock:
+            applied = await self.games.act(
+                message.game_id, sub.token, action, expected_version, message.id
+            )
+            result = _accepted(message.id, message.game_id, applied)
+            if applied.change is not None and sub.last_version == applied.version - 1:
+                result["change"] = applied.change
+                sub.last_version = applied.version
+            await self.send(result)
+
+
+def _accepted(request_id: str, game_id: str, applied: Applied) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "id": request_id,
+        "game_id": game_id,
+        "status": "accepted",
+        "version": applied.version,
+        "notation": applied.notation,
+        "duplicate": applied.duplicate,
+    }
 
 
 def _request_id_of(raw: Any) -> str | None:

@@ -55,10 +55,20 @@ def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
         "redis.DS.bytes_per_game",
         "ws.echo_store.msgs_per_s",
         "ws.ratio_vs_echo_store",
+        "ws.service.p99_vs_echo_store",
     ):
         assert metric in figures, metric
     assert figures["ws.service.state_mismatches"]["value"] == 0
+    assert figures["ws.service.changes_out_of_order"]["value"] == 0
+    assert figures["ws.service.change_frames_missing"]["value"] == 0
     assert figures["ws.echo_store.msgs_per_s"]["value"] > 0
+
+
+@pytest.mark.slow
+def test_instances_benchmark_runs_workers() -> None:
+    figures = run_benchmark("instances.py", "--workers", "1,2", "--games", "5")
+    for workers in (1, 2):
+        assert f"instances.workers.{workers}.games.5.actions_per_s" in figures
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ accepted changes to the local subscribers of a game through ``subscribe``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -96,7 +97,10 @@ def read_log_entry(entry: str) -> tuple[str, int | None]:
     return notation, int(at) if at else None
 
 
+@functools.lru_cache(maxsize=16384)
 def hash_token(token: str) -> str:
+    # Remembered: a player's every action checks the same token again. The process holds
+    # the tokens of its connections anyway; this holds the last ones seen a while longer.
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -185,6 +189,21 @@ class Store(ABC):
         """The whole action log in order (action ``k`` produced version ``k``)."""
         timed = await self.timed_actions(game_id)
         return None if timed is None else [notation for notation, _ in timed]
+
+    async def load_many(
+        self, game_ids: list[str], with_actions: bool = False
+    ) -> list[tuple[StoredGame | None, list[str] | None]]:
+        """Several games at once (with their action logs if asked), in the order given.
+
+        A backend answers them in one round trip; the games need not be read at one
+        instant (each one is read whole).
+        """
+        found: list[tuple[StoredGame | None, list[str] | None]] = []
+        for game_id in game_ids:
+            stored = await self.load(game_id)
+            actions = await self.actions(game_id) if with_actions and stored else None
+            found.append((stored, actions))
+        return found
 
     @abstractmethod
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from typing import Any
 
@@ -27,7 +28,6 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -106,27 +106,30 @@ _RETRY_CAP = 5.0
 CLUSTER_SCHEME = "redis+cluster://"
 
 
-class _GroupCommit:
-    """Runs one script for many callers, the calls made meanwhile batched into pipelines.
+class _Pipelined:
+    """Runs the commands of many callers, those made meanwhile batched into pipelines.
 
-    Through redis-py a lone script call costs this process about 80-100 us of CPU, in a
-    pipeline about 20: under load, when many games commit at once, batching them is the
-    largest saving there is. A lone call goes out at once, so nothing waits for a batch
-    to fill; calls made while a batch is on its way go out together as the next one.
+    Through redis-py a lone command costs this process about 80-100 us of CPU, in a
+    pipeline about 20, and a burst of lone commands makes the pool open a connection for
+    each (tens of us more, and a handshake with Redis): under load, when many games commit
+    or many races end at once, batching them is the largest saving there is. A lone call
+    goes out at once, so nothing waits for a batch to fill; calls made while a batch is on
+    its way go out together as the next one. The commands of one call are sent in order,
+    without other callers' commands between them, but not as a transaction.
     """
 
-    def __init__(self, redis: aioredis.Redis, script: str) -> None:
+    def __init__(self, redis: aioredis.Redis, scripts: list[str]) -> None:
         self._redis = redis
-        self._script = script
-        self._sha = redis.register_script(script).sha
-        self._queue: list[tuple[tuple[str, ...], list[Any], asyncio.Future[Any]]] = []
+        self._scripts = scripts
+        self._queue: list[tuple[tuple[tuple[Any, ...], ...], asyncio.Future[list[Any]]]] = []
         self._sender: asyncio.Task[None] | None = None
 
-    async def __call__(self, keys: tuple[str, ...], args: list[Any]) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.append((keys, args, future))
+    async def __call__(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """The replies of ``commands``; the first error among them is raised."""
+        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self._queue.append((commands, future))
         if self._sender is None or self._sender.done():
-            self._sender = asyncio.create_task(self._send(), name="redis-group-commit")
+            self._sender = asyncio.create_task(self._send(), name="redis-pipelined")
         return await future
 
     async def close(self) -> None:
@@ -145,38 +148,74 @@ class _GroupCommit:
         while self._queue:
             batch, self._queue = self._queue, []
             try:
-                replies = await self._execute([(keys, args) for keys, args, _ in batch])
+                replies = await self._execute([c for commands, _ in batch for c in commands])
             except Exception as exc:
-                for _, _, future in batch:
+                for _, future in batch:
                     if not future.done():
                         future.set_exception(exc)
                 continue
             except BaseException:  # cancelled: the store is closing
-                for _, _, future in batch + self._queue:
+                for _, future in batch + self._queue:
                     future.cancel()
                 self._queue = []
                 raise
-            for (_, _, future), reply in zip(batch, replies, strict=True):
-                if future.done():  # its caller gave up; the commit stands all the same
+            start = 0
+            for commands, future in batch:
+                part = replies[start : start + len(commands)]
+                start += len(commands)
+                if future.done():  # its caller gave up; a commit stands all the same
                     continue
-                if isinstance(reply, Exception):
-                    future.set_exception(reply)
+                error = next((reply for reply in part if isinstance(reply, Exception)), None)
+                if error is not None:
+                    future.set_exception(error)
                 else:
-                    future.set_result(reply)
+                    future.set_result(part)
 
-    async def _execute(self, calls: list[tuple[tuple[str, ...], list[Any]]]) -> list[Any]:
+    async def _execute(self, commands: list[tuple[Any, ...]]) -> list[Any]:
         async with self._redis.pipeline(transaction=False) as pipe:
-            for keys, args in calls:
-                pipe.evalsha(self._sha, len(keys), *keys, *args)
+            for command in commands:
+                pipe.execute_command(*command)
             replies: list[Any] = await pipe.execute(raise_on_error=False)
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
         if missing:
             # Redis lost its script cache (a restart): a NOSCRIPT call did not run.
-            await self._redis.script_load(self._script)
-            again = await self._execute([calls[i] for i in missing])
+            for script in self._scripts:
+                await self._redis.script_load(script)
+            again = await self._execute([commands[i] for i in missing])
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
         return replies
+
+
+class _OneByOne:
+    """The same interface on Redis Cluster, where a pipeline splits by node anyway: the
+    commands go one by one, each to its node."""
+
+    def __init__(self, redis: RedisCluster, scripts: list[str]) -> None:
+        self._redis = redis
+        self._scripts = scripts
+
+    async def __call__(self, *commands: tuple[Any, ...]) -> list[Any]:
+        replies = []
+        for command in commands:
+            try:
+                replies.append(await self._redis.execute_command(*command))
+            except NoScriptError:
+                for script in self._scripts:
+                    await self._redis.script_load(script)
+                replies.append(await self._redis.execute_command(*command))
+        return replies
+
+    async def close(self) -> None:
+        return None
+
+
+def _sha(script: str) -> str:
+    return hashlib.sha1(script.encode()).hexdigest()
+
+
+_COMMIT_SHA = _sha(_COMMIT)
+_SAVE_RACE_SHA = _sha(_SAVE_RACE)
 
 
 def _keys(game_id: str) -> tuple[str, str, str, str]:
@@ -199,6 +238,24 @@ def _join_key(join_code: str) -> str:
 
 def _tally_key(key: str) -> str:
     return f"sol:tally:{key}"
+
+
+def _stored_game(game_id: str, fields: dict[Any, Any]) -> StoredGame | None:
+    if not fields:
+        return None
+    return StoredGame(
+        game_id=game_id,
+        version=int(fields[b"v"]),
+        state=_text(fields[b"s"]),
+        token_hash=_text(fields[b"t"]),
+        code=_text(fields[b"c"]),
+        won=fields[b"w"] == b"1",
+        race_id=_text(fields.get(b"r", b"")),
+        player_id=_text(fields.get(b"p", b"")),
+        challenge=_text(fields.get(b"dc", b"")),
+        hidden=fields.get(b"x") == b"1",
+        created_ms=int(fields.get(b"t0", 0)),
+    )
 
 
 def _text(value: bytes | str) -> str:
@@ -244,10 +301,12 @@ class RedisStore(Store):
                 **options,
             )
             self._redis = aioredis.Redis(connection_pool=pool)
-        self._commit: AsyncScript | _GroupCommit = self._redis.register_script(_COMMIT)
-        if not isinstance(self._redis, RedisCluster):
-            # A cluster pipeline splits by node anyway; commits there go one by one.
-            self._commit = _GroupCommit(self._redis, _COMMIT)
+        scripts = [_COMMIT, _SAVE_RACE]
+        self._run: _Pipelined | _OneByOne
+        if isinstance(self._redis, RedisCluster):
+            self._run = _OneByOne(self._redis, scripts)
+        else:
+            self._run = _Pipelined(self._redis, scripts)
         # The change feed has a client of its own without retries: a lost connection must
         # reach the reader, which then catches its subscribers up from the logs.
         feed = self._redis
@@ -259,7 +318,6 @@ class RedisStore(Store):
                 health_check_interval=15,
             )
         self._feed = feed
-        self._save_race = self._redis.register_script(_SAVE_RACE)
         self.records = RedisRecords(self._redis)
         self._pubsub: PubSub = feed.pubsub(ignore_subscribe_messages=True)
         self._subscribed = asyncio.Event()
@@ -280,8 +338,7 @@ class RedisStore(Store):
         self._reader = asyncio.create_task(self._read_changes(), name="redis-changes")
 
     async def close(self) -> None:
-        if isinstance(self._commit, _GroupCommit):
-            await self._commit.close()
+        await self._run.close()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -325,24 +382,35 @@ class RedisStore(Store):
     async def load(self, game_id: str) -> StoredGame | None:
         key, *_ = _keys(game_id)
         try:
-            fields = await self._redis.hgetall(key)
+            (fields,) = await self._run(("HGETALL", key))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
-        if not fields:
-            return None
-        return StoredGame(
-            game_id=game_id,
-            version=int(fields[b"v"]),
-            state=_text(fields[b"s"]),
-            token_hash=_text(fields[b"t"]),
-            code=_text(fields[b"c"]),
-            won=fields[b"w"] == b"1",
-            race_id=_text(fields.get(b"r", b"")),
-            player_id=_text(fields.get(b"p", b"")),
-            challenge=_text(fields.get(b"dc", b"")),
-            hidden=fields.get(b"x") == b"1",
-            created_ms=int(fields.get(b"t0", 0)),
-        )
+        return _stored_game(game_id, fields)
+
+    async def load_many(
+        self, game_ids: list[str], with_actions: bool = False
+    ) -> list[tuple[StoredGame | None, list[str] | None]]:
+        commands: list[tuple[Any, ...]] = []
+        for game_id in game_ids:
+            key, log_key, _, _ = _keys(game_id)
+            commands.append(("HGETALL", key))
+            if with_actions:
+                commands.append(("LRANGE", log_key, 0, -1))
+        try:
+            # Not a transaction: the games may sit on different cluster nodes.
+            replies = await self._run(*commands)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        step = 2 if with_actions else 1
+        found: list[tuple[StoredGame | None, list[str] | None]] = []
+        for index, game_id in enumerate(game_ids):
+            stored = _stored_game(game_id, replies[index * step])
+            actions = None
+            if with_actions and stored is not None:
+                entries = replies[index * step + 1]
+                actions = [read_log_entry(_text(entry))[0] for entry in entries]
+            found.append((stored, actions))
+        return found
 
     async def commit(
         self,
@@ -357,9 +425,13 @@ class RedisStore(Store):
     ) -> CommitResult:
         settings = self.settings
         try:
-            status, version = await self._commit(
-                keys=(*_keys(game_id), _checkpoint_key(game_id)),
-                args=[
+            keys = (*_keys(game_id), _checkpoint_key(game_id))
+            ((status, version),) = await self._run(
+                (
+                    "EVALSHA",
+                    _COMMIT_SHA,
+                    len(keys),
+                    *keys,
                     expected_version,
                     state,
                     notation,
@@ -372,7 +444,7 @@ class RedisStore(Store):
                     REQUEST_MEMORY,
                     fingerprint,
                     CHECKPOINT_INTERVAL,
-                ],
+                )
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
@@ -458,7 +530,7 @@ class RedisStore(Store):
     async def load_race(self, race_id: str) -> StoredRace | None:
         doc_key, _ = _race_keys(race_id)
         try:
-            fields = await self._redis.hgetall(doc_key)
+            (fields,) = await self._run(("HGETALL", doc_key))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         if not fields:
@@ -471,8 +543,17 @@ class RedisStore(Store):
         settings = self.settings
         ttl = settings.won_game_ttl_seconds if over else settings.game_ttl_seconds
         try:
-            status, version = await self._save_race(
-                keys=_race_keys(race_id), args=[expected_version, doc, payload, ttl]
+            ((status, version),) = await self._run(
+                (
+                    "EVALSHA",
+                    _SAVE_RACE_SHA,
+                    2,
+                    *_race_keys(race_id),
+                    expected_version,
+                    doc,
+                    payload,
+                    ttl,
+                )
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
@@ -501,7 +582,7 @@ class RedisStore(Store):
 
     async def publish(self, topic: str, payload: bytes) -> None:
         try:
-            await self._redis.publish(self._channel(topic), b"0\n" + payload)
+            await self._run(("PUBLISH", self._channel(topic), b"0\n" + payload))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 

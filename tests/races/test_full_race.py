@@ -371,3 +371,45 @@ def test_finished_race_games_are_public_and_replay(
             assert snapshot is not None and snapshot["state"]["moves"] == 25
         view = client.get(f"/races/{race_id}").json()["race"]
         assert view["status"] == "finished" and view["result"] == final["result"]
+
+
+def test_a_race_ending_is_published_once(store_url: str) -> None:
+    """The action that ends a race publishes the finished race, with its result, once:
+    every watcher gets one such message, then the progress of that last action."""
+    with service_client(store_url, race_countdown_seconds=0.2) as client:
+        ann = create_race(client, "Ann", game="TF")
+        bob = join_race(client, ann["join_code"], "Bob")
+        race_id = ann["race_id"]
+        with peers(client, "ann", "bob", "fan") as (pa, pb, fan):
+            pa.watch(race_id, ann["player_token"])
+            pb.watch(race_id, bob["player_token"])
+            fan.watch(race_id)
+            marks = [pa.mark(), pb.mark()]
+            pa.command(race_id, "ready")
+            pb.command(race_id, "ready")
+            for peer, mark in zip((pa, pb), marks, strict=True):
+                peer.until(is_race(race_id, lambda r: r["status"] == "running"), since=mark)
+            assert pa.command(race_id, "resign")["status"] == "accepted"
+            mark = fan.mark()
+            assert pb.command(race_id, "resign")["status"] == "accepted"
+
+            def last_progress(frame: dict[str, Any]) -> bool:
+                return (
+                    frame["type"] == "race_progress"
+                    and frame["player_id"] == bob["player_id"]
+                    and frame["state"] == "resigned"
+                )
+
+            # The progress is published after the race on the same topic: whatever the
+            # ending published before it has arrived by then.
+            fan.until(last_progress, since=mark)
+            finished = [
+                frame
+                for frame in fan.frames[mark:]
+                if frame["type"] == "race" and frame["race"]["status"] == "finished"
+            ]
+            assert len(finished) == 1
+            result = finished[0]["race"]["result"]
+            players = {ann["player_id"], bob["player_id"]}
+            assert {e["player_id"] for e in result["ranking"]} == players
+            assert set(result["records"]) == players

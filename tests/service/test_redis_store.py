@@ -177,3 +177,31 @@ async def test_closing_the_store_finishes_the_commits_on_their_way(clean_redis: 
             assert await reopened.actions(game_id) == ["d"]
     finally:
         await reopened.close()
+
+
+async def test_a_burst_of_store_calls_shares_few_connections(
+    clean_redis: str, db: redis.Redis
+) -> None:
+    """Reads, commits and publications made at once go out together in pipelines: a burst
+    of them does not make the pool open a connection per call."""
+    store = open_store(Settings(store_url=clean_redis))
+    await store.open()
+    try:
+        games = [f"g{n}" for n in range(100)]
+        for game_id in games:
+            await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "c"))
+        before = len(db.client_list())
+
+        async def burst(game_id: str) -> None:
+            loaded = await store.load(game_id)
+            assert loaded is not None and loaded.version == 0
+            result = await store.commit(game_id, 0, "s1", "d", game_id, False, b"{}", "d")
+            assert result.status is CommitStatus.APPLIED
+            await store.publish(game_id, b"{}")
+            assert await store.load_race(game_id) is None
+
+        await asyncio.gather(*(burst(game_id) for game_id in games))
+        # The pool may have had one connection; the burst adds at most a couple more.
+        assert len(db.client_list()) - before <= 3
+    finally:
+        await store.close()

@@ -299,3 +299,21 @@ async def test_won_games_can_have_their_own_lifetime(store_url: str) -> None:
         assert await store.actions("short") is None
     finally:
         await store.close()
+
+
+async def test_load_many_reads_games_and_logs_in_order(store: Store) -> None:
+    for game_id in ("a", "b"):
+        await store.create(stored_game(game_id))
+    await commit(store, "a", 0, "d")
+    await commit(store, "a", 1, "c3>f")
+    await commit(store, "b", 0, "u")
+    found = await store.load_many(["b", "missing", "a"], with_actions=True)
+    assert [(g.game_id, g.version) if g else None for g, _ in found] == [
+        ("b", 1),
+        None,
+        ("a", 2),
+    ]
+    assert [actions for _, actions in found] == [["u"], None, ["d", "c3>f"]]
+    plain = await store.load_many(["a"])
+    assert plain[0][0] is not None and plain[0][0].state == "state-2"
+    assert plain[0][1] is None

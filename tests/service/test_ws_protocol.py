@@ -493,3 +493,93 @@ def test_one_connection_follows_several_games(client: CheckedClient) -> None:
             assert view.version == step // 2 + 1
         for created, view in zip(games, views, strict=True):
             assert public_state(client, created["game_id"]) == (view.version, view.state)
+
+
+# --------------------------------------------------------------------------- changes in results
+
+
+def greet_with_changes_in_results(ws: Any) -> None:
+    ws.send_json({"type": "hello", "protocol": 1, "changes_in_results": True})
+    welcome = recv(ws)
+    assert welcome["type"] == "welcome" and welcome["changes_in_results"] is True, welcome
+
+
+def test_changes_in_results_one_frame_per_action(client: CheckedClient) -> None:
+    """Asked for in hello, an accepted action's result carries its change, which the
+    connection then does not get as a frame; a watcher gets every change as a frame, and
+    both copies rebuild the same state."""
+    created = new_game(client)
+    game_id, token = created["game_id"], created["player_token"]
+    rng = random.Random(7)
+    local = engine.new_game(created["code"])
+    with client.checked_websocket() as ws, client.checked_websocket() as watcher_ws:
+        greet_with_changes_in_results(ws)
+        greet(watcher_ws)
+        _, view = subscribe(ws, game_id, token)
+        _, watcher = subscribe(watcher_ws, game_id)
+        for number in range(1, 13):
+            notation = "u" if number % 5 == 0 else pick_action(local, rng, tap_rate=0.0)
+            assert notation is not None
+            message: dict[str, Any] = {"type": "action", "id": f"a{number}", "game_id": game_id}
+            if notation == "u":
+                message = {"type": "undo", "id": f"a{number}", "game_id": game_id}
+            else:
+                message["action"] = notation
+            ws.send_json(message)
+            result = recv(ws)
+            assert result["type"] == "result" and result["id"] == f"a{number}", result
+            assert result["status"] == "accepted" and result["version"] == number
+            change = result["change"]
+            assert change["type"] == "change" and change["version"] == number
+            assert change["notation"] == result["notation"]
+            view.feed(change)
+            local.play(engine.parse_action(result["notation"]))
+        # The pong comes after anything the pump had for this connection.
+        ping(ws)
+        assert try_recv(ws) is None
+        drain_to(watcher_ws, watcher, 12)
+        assert [c["version"] for c in watcher.changes] == list(range(1, 13))
+        assert view.state == watcher.state == public_state(client, game_id)[1]
+        assert view.state == local.public_view()
+
+
+def test_without_the_option_results_carry_no_change(client: CheckedClient) -> None:
+    created = new_game(client)
+    with client.checked_websocket() as ws:
+        assert "changes_in_results" not in greet(ws)
+        subscribe(ws, created["game_id"], created["player_token"])
+        result, others = act(ws, created["game_id"], "d", "a1")
+        assert result["status"] == "accepted" and "change" not in result
+        assert [f["version"] for f in others if f["type"] == "change"] == [1]
+
+
+def test_changes_in_results_keep_order_with_another_device(client: CheckedClient) -> None:
+    """The same player on two connections: each sees every change once, in order, whether
+    it came as a frame or inside a result."""
+    created = new_game(client)
+    game_id, token = created["game_id"], created["player_token"]
+    with client.checked_websocket() as one, client.checked_websocket() as two:
+        greet_with_changes_in_results(one)
+        greet_with_changes_in_results(two)
+        subscribe(one, game_id, token)
+        subscribe(two, game_id, token)
+        seen: dict[str, list[int]] = {"one": [], "two": []}
+        for number in range(1, 9):
+            name, ws = ("one", one) if number % 3 else ("two", two)
+            ws.send_json({"type": "action", "id": f"a{number}", "game_id": game_id, "action": "d"})
+            while True:
+                frame = recv(ws)
+                if frame["type"] == "change":
+                    seen[name].append(frame["version"])
+                    continue
+                assert frame["type"] == "result" and frame["id"] == f"a{number}", frame
+                if "change" in frame:
+                    seen[name].append(frame["change"]["version"])
+                break
+        for name, ws in (("one", one), ("two", two)):
+            ping_id = f"ping-{name}"
+            ws.send_json({"type": "ping", "id": ping_id})
+            while (frame := recv(ws))["type"] != "pong":
+                assert frame["type"] == "change", frame
+                seen[name].append(frame["version"])
+            assert seen[name] == list(range(1, 9)), (name, seen[name])

@@ -19,6 +19,10 @@ export interface HelloMessage {
    * Protocol version the client speaks (1).
    */
   protocol: number;
+  /**
+   * True: the `result` of an accepted action carries its `change`, and this connection gets no separate `change` frame for it (one frame instead of two).
+   */
+  changes_in_results?: boolean;
 }
 /**
  * Watch a game, or play it when `token` is the player's token.

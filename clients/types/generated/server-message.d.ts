@@ -55,6 +55,10 @@ export interface WelcomeMessage {
   max_subscriptions: number;
   rate_per_second: number;
   rate_burst: number;
+  /**
+   * Present (true) when the `hello` asked for it.
+   */
+  changes_in_results?: boolean | null;
 }
 export interface SubscribedMessage {
   type: "subscribed";
@@ -317,6 +321,10 @@ export interface ResultMessage {
   notation?: string | null;
   duplicate?: boolean;
   rejection?: Rejection | null;
+  /**
+   * Only on a connection whose `hello` asked for `changes_in_results`: the `change` this accepted action made, which that connection then does not get as a frame of its own. Absent when the action was a duplicate, or when changes made elsewhere were still on their way to this connection (the `change` frame then follows them, in version order).
+   */
+  change?: Change | null;
 }
 export interface Rejection {
   /**
