@@ -191,7 +191,9 @@ async def run_phase(
     attacker = None
     async with contextlib.AsyncExitStack() as stack:
         sockets = [await stack.enter_async_context(ws_connect(service.port, None)) for _ in players]
-        await asyncio.gather(*(open_session(p, ws) for p, ws in zip(players, sockets, strict=True)))
+        await asyncio.gather(
+            *(open_session(p, ws, False) for p, ws in zip(players, sockets, strict=True))
+        )
         since = max(0, args.long_actions - CATCHUP_LIMIT)
         url = f"{service.url}/games/{long_game}/changes?since={since}"
         if attack != "none":
@@ -231,7 +233,7 @@ async def build_long_game(args: argparse.Namespace, http: Any, builder: Process)
     while True:
         player = await create_player(http, builder.port, rng)
         async with ws_connect(builder.port, None) as ws:
-            await open_session(player, ws)
+            await open_session(player, ws, False)
             while player.accepted < args.long_actions:
                 if not await play_once(player, ws, tally):
                     break
