@@ -35,17 +35,9 @@ from .metrics import Metrics
 from .openapi import openapi_document
 from .player_routes import PLAYER_ROUTES
 from .players import Players
-from .protocol import (
-    ActionRequest,
-    CreateGameRequest,
-    CreateRaceRequest,
-    ErrorCode,
-    JoinRaceRequest,
-    ReadyRequest,
-    ResignRequest,
-    UndoRequest,
-    parse_action_input,
-)
+from .protocol import ErrorCode, parse_action_input
+from .protocol_games import ActionRequest, CreateGameRequest, ResignRequest, UndoRequest
+from .protocol_races import CreateRaceRequest, JoinRaceRequest, ReadyRequest
 from .races import Races
 from .rates import RateLimits, page_buckets, retry_after
 from .results import Careers, Results
