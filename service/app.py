@@ -26,7 +26,8 @@ from .analysis import Analysis, mode_of_request
 from .boards import Boards
 from .config import Settings
 from .daily import DAILY_MODES, Daily
-from .games import Games, ServiceError
+from .errors import ServiceError
+from .games import Games
 from .hint_routes import HINT_ROUTES
 from .hints import Hints
 from .http import MAX_BODY_BYTES, bearer_token, json_response, problem, read_body

@@ -22,7 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from . import engine
 from .config import Settings
-from .games import Applied, Games, RuleRejected, ServiceError
+from .errors import RuleRejected, ServiceError
+from .games import Applied, Games
 from .hints import Hints
 from .protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, parse_action_input
 from .protocol_ws import (
