@@ -1,8 +1,9 @@
 """The wire protocol's shared core: what every message is made of.
 
-Ids and card text, the ``Model`` base, actions, the public state, events, JSON Patch
-operations, error codes and problem details, and ``Change``, which WebSocket pushes and
-REST returns alike; with the bridge between wire actions and engine actions. The bodies
+Ids and card text, the ``Model`` base, actions, the public state and hints, events,
+JSON Patch operations, error codes, problem details and health, and ``Change``, which
+WebSocket pushes and REST returns alike; with the bridge between wire actions and engine
+actions. The bodies
 built from them live beside this module: ``protocol_games`` (REST bodies of games),
 ``protocol_races`` (races), ``protocol_players`` (players) and ``protocol_ws``
 (WebSocket messages). Together they are the single source of ``schemas/``
@@ -245,7 +246,7 @@ class Rejection(Model):
     message_fi: str
 
 
-# --------------------------------------------------------------------------- errors
+# --------------------------------------------------------------------------- errors and health
 
 
 class ErrorCode(StrEnum):
