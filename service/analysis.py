@@ -22,7 +22,7 @@ import orjson
 
 from . import engine
 from .config import Settings
-from .games import ServiceError, from_store
+from .errors import ServiceError, from_store
 from .protocol import ErrorCode
 from .solver import Budget, Result, hint, solve
 from .store import StoreUnavailable

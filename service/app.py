@@ -26,7 +26,8 @@ from .analysis import Analysis, mode_of_request
 from .boards import Boards
 from .config import Settings
 from .daily import DAILY_MODES, Daily
-from .games import Games, ServiceError
+from .errors import ServiceError
+from .games import Games
 from .hint_routes import HINT_ROUTES
 from .hints import Hints
 from .http import MAX_BODY_BYTES, bearer_token, json_response, problem, read_body
@@ -35,17 +36,9 @@ from .metrics import Metrics
 from .openapi import openapi_document
 from .player_routes import PLAYER_ROUTES
 from .players import Players
-from .protocol import (
-    ActionRequest,
-    CreateGameRequest,
-    CreateRaceRequest,
-    ErrorCode,
-    JoinRaceRequest,
-    ReadyRequest,
-    ResignRequest,
-    UndoRequest,
-    parse_action_input,
-)
+from .protocol import ErrorCode, parse_action_input
+from .protocol_games import ActionRequest, CreateGameRequest, ResignRequest, UndoRequest
+from .protocol_races import CreateRaceRequest, JoinRaceRequest, ReadyRequest
 from .races import Races
 from .rates import RateLimits, page_buckets, retry_after
 from .results import Careers, Results

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .games import ServiceError, from_store
+from .errors import ServiceError, from_store
 from .players import name_key
 from .protocol import ErrorCode
 from .store.records import BoardPage, Ranked, Records

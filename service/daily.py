@@ -19,7 +19,8 @@ import orjson
 
 from . import engine
 from .boards import Boards
-from .games import Games, ServiceError, from_store, new_game_id
+from .errors import ServiceError, from_store
+from .games import Games, new_game_id
 from .players import Players
 from .protocol import ErrorCode
 from .store.records import Records

@@ -4,121 +4,32 @@ Every action is validated by the engine on a live copy of the game, turned into 
 (normalized action, events, JSON Patch between public views, score change) and committed
 with a compare-and-set on the version. Another instance may have moved the game on in
 the meantime; the commit then reports a conflict and the action is tried again on the
-fresh state, unless the client pinned ``expected_version``.
+fresh state, unless the client pinned ``expected_version``. Reading games, with the
+privacy of races and daily challenges, is ``GameReads``, which ``Games`` extends.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import hmac
-import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import orjson
 
 from . import engine
 from .config import Settings
-from .diff import public_patch
+from .errors import RuleRejected, ServiceError, not_found, request_id_reused
+from .game_reads import GameReads, build_change
 from .metrics import Metrics
-from .protocol import ErrorCode, action_object
+from .protocol import ErrorCode
 from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
 
 _COMMIT_ATTEMPTS = 8
-log = logging.getLogger("service.games")
-T = TypeVar("T")  # what a store read returns
 _LIVE_CACHE_SIZE = 10_000
-# A log's notations repeat (d, u, c3>f1, ...): a page replayed from it parses each one once.
-_parse_logged = functools.lru_cache(maxsize=4096)(engine.parse_action)
-
-
-class ServiceError(Exception):
-    """A refused request: a stable code, an HTTP status and extra fields for the body."""
-
-    def __init__(self, code: ErrorCode, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
-        self.message = message
-        self.extra = {k: v for k, v in extra.items() if v is not None}
-
-
-async def from_store(call: Awaitable[T]) -> T:
-    """Awaits one store call; an unreachable store becomes ``store_unavailable`` (503)."""
-    try:
-        return await call
-    except StoreUnavailable as exc:
-        raise ServiceError(
-            ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
-        ) from exc
-
-
-def request_id_reused(version: int) -> ServiceError:
-    # Answering "duplicate" here would silently drop a new action of a client whose
-    # request counter restarted; it must learn that its ids collide.
-    return ServiceError(
-        ErrorCode.REQUEST_ID_REUSED,
-        409,
-        f"this request id already named another request (which made version {version}); "
-        "request ids must be unique within a game",
-    )
-
-
-def race_not_started() -> ServiceError:
-    return ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race has not started yet")
-
-
-def race_running() -> ServiceError:
-    return ServiceError(
-        ErrorCode.RACE_RUNNING, 403, "this race game stays private until the race is over"
-    )
-
-
-def daily_running() -> ServiceError:
-    return ServiceError(
-        ErrorCode.DAILY_RUNNING,
-        403,
-        "a daily challenge game stays private to its player until the day is over",
-    )
-
-
-def game_not_over() -> ServiceError:
-    return ServiceError(
-        ErrorCode.GAME_NOT_OVER,
-        409,
-        "this game was dealt from a secret seed: its code and record are shown once the game "
-        "is over (won or resigned)",
-    )
-
-
-class RuleRejected(ServiceError):
-    def __init__(self, error: engine.IllegalActionError, game_id: str, version: int) -> None:
-        super().__init__(
-            ErrorCode.RULE_VIOLATION,
-            409,
-            error.message_en,
-            rule_id=error.rule_id,
-            message_en=error.message_en,
-            message_fi=error.message_fi,
-            current_version=version,
-        )
-        self.rejection = {
-            "rule_id": error.rule_id,
-            "message_en": error.message_en,
-            "message_fi": error.message_fi,
-        }
-        self.game_id = game_id
-        self.version = version
-
-
-def not_found(game_id: str) -> ServiceError:
-    # The id is echoed back: it is the caller's own input, never a secret.
-    return ServiceError(ErrorCode.NOT_FOUND, 404, f"no game with id {game_id!r}")
 
 
 @dataclass(slots=True)
@@ -144,70 +55,11 @@ class Applied:
     change: dict[str, Any] | None
 
 
-def build_change(
-    game_id: str,
-    version: int,
-    outcome: engine.Outcome,
-    before: dict[str, Any],
-    after: dict[str, Any],
-    game: engine.Klondike,
-) -> dict[str, Any]:
-    return {
-        "type": "change",
-        "game_id": game_id,
-        "version": version,
-        "notation": str(outcome.action),
-        "action": action_object(outcome.action),
-        "events": outcome.events(),
-        "patch": public_patch(before, after),
-        "score": {
-            "delta": outcome.score_delta,
-            "total": game.score,
-            "display": game.score_display,
-        },
-    }
-
-
-class RaceHooks(Protocol):
-    """What the race layer needs to know about, and allow in, a race's games."""
-
-    async def gate(self, race_id: str, game_id: str) -> None:
-        """Raises ``ServiceError`` when the race does not allow play now."""
-
-    async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
-        """Called after each accepted action of a race game."""
-
-    async def stage(self, race_id: str) -> str:
-        """``lobby``, ``countdown``, ``running`` or ``finished`` (also for a race that
-        expired): before the start nobody sees a race game, while it runs only its
-        player, and once it is over anyone, code and record included."""
-
-
-class PlayerHooks(Protocol):
-    """What the players' layer counts: a game's first action (its clock starts) and the
-    end of a game that belongs to a player."""
-
-    async def first_action(
-        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
-    ) -> None: ...
-
-    async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
-        """Refuses an action on a ranked daily attempt whose day is over."""
-
-    def challenge_public(self, challenge: str) -> bool:
-        """A daily challenge's games are private to their players until its day is over:
-        another attempt's later cards would tell a rival the stock."""
-
-    async def game_over(
-        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
-    ) -> None: ...
-
-
 def new_game_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Games:
+class Games(GameReads):
     def __init__(
         self,
         store: Store,
@@ -215,46 +67,15 @@ class Games:
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store
-        self.clock = clock
-        self.settings = settings
-        self.metrics = metrics or Metrics()
-        self.races: RaceHooks | None = None
-        self.players: PlayerHooks | None = None
+        super().__init__(store, settings, metrics, clock)
         self._live: OrderedDict[str, _Live] = OrderedDict()
         self._locks: dict[str, list[Any]] = {}
-
-    def now_ms(self) -> int:
-        return int(self.clock() * 1000)
 
     def _log_entry(self, notation: str, created_ms: int) -> str:
         """The log keeps each action's time after the game's creation, for replays."""
         return log_entry(notation, self.now_ms() - created_ms) if created_ms else notation
 
-    def _unavailable(self, exc: Exception) -> ServiceError:
-        log.warning("store unavailable: %s", exc)
-        self.metrics.store_errors.inc()
-        return ServiceError(
-            ErrorCode.STORE_UNAVAILABLE, 503, "the game store is unavailable; retry"
-        )
-
-    # ------------------------------------------------------------------ reads
-
-    async def _load(self, game_id: str) -> StoredGame:
-        return await self._read(self.store.load, game_id)
-
-    async def _actions(self, game_id: str) -> list[str]:
-        return await self._read(self.store.actions, game_id)
-
-    async def _read(self, read: Callable[[str], Awaitable[T | None]], game_id: str) -> T:
-        """One read of a game from the store; a missing game or store is a typed error."""
-        try:
-            found = await read(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
-        if found is None:
-            raise not_found(game_id)
-        return found
+    # ------------------------------------------------------------------ creation
 
     async def create(
         self,
@@ -347,181 +168,6 @@ class Games:
         except StoreUnavailable as exc:
             raise self._unavailable(exc) from exc
         self.metrics.games_created.labels(code.game.value).inc()
-
-    async def _readable(self, game_id: str, token: str | None) -> StoredGame:
-        """Loads a game for reading; a running race's games only for their player."""
-        stored = await self._load(game_id)
-        if stored.race_id:
-            stage = await self._race_stage(stored.race_id)
-            if stage in ("lobby", "countdown"):
-                # Seeing the deal during the countdown would be a head start.
-                raise race_not_started()
-            if stage == "running":
-                if token is None:
-                    raise race_running()
-                self.authorize(stored.token_hash, token)
-        elif stored.challenge and not self._challenge_public(stored.challenge):
-            if token is None:
-                raise daily_running()
-            self.authorize(stored.token_hash, token)
-        return stored
-
-    def _challenge_public(self, challenge: str) -> bool:
-        return self.players is None or self.players.challenge_public(challenge)
-
-    async def _race_stage(self, race_id: str) -> str:
-        return "finished" if self.races is None else await self.races.stage(race_id)
-
-    async def snapshot(self, game_id: str, token: str | None = None) -> tuple[int, dict[str, Any]]:
-        stored = await self._readable(game_id, token)
-        return stored.version, engine.deserialize(stored.state).public_view()
-
-    async def legal_actions(self, game_id: str, token: str | None = None) -> dict[str, Any]:
-        stored = await self._readable(game_id, token)
-        game = engine.deserialize(stored.state)
-        return {
-            "game_id": game_id,
-            "version": stored.version,
-            "actions": [
-                {"notation": str(a), "action": action_object(a)} for a in game.legal_actions()
-            ],
-        }
-
-    async def record(self, game_id: str, token: str | None) -> dict[str, Any]:
-        stored = await self._load(game_id)
-        if stored.race_id:
-            # The code would reveal every opponent's hidden cards until the race is over.
-            if await self._race_stage(stored.race_id) != "finished":
-                raise race_running()
-        elif stored.challenge and not self._challenge_public(stored.challenge):
-            raise daily_running()
-        elif not stored.won:
-            self.authorize(stored.token_hash, token)
-            if stored.hidden:
-                # The code names every hidden card: a secret deal keeps it until the end.
-                raise game_not_over()
-        actions = await self._actions(game_id)
-        game = engine.deserialize(stored.state)
-        return {
-            "game_id": game_id,
-            "code": stored.code,
-            "actions": actions,
-            "record": " ".join([stored.code, *actions]),
-            "version": len(actions),
-            "won": game.won,
-            "resigned": game.resigned,
-        }
-
-    async def replay(self, game_id: str) -> dict[str, Any]:
-        """Everything to watch an ended game again: code, actions with their server times
-        and the result. Race games once the race is over, daily ones once the day is."""
-        stored = await self._load(game_id)
-        if stored.race_id:
-            stage = await self._race_stage(stored.race_id)
-            if stage in ("lobby", "countdown"):
-                raise race_not_started()
-            if stage != "finished":
-                raise race_running()
-        elif stored.challenge:
-            if not self._challenge_public(stored.challenge):
-                raise daily_running()
-        elif not stored.won:
-            raise ServiceError(
-                ErrorCode.GAME_NOT_OVER, 409, "a game can be replayed once it is over"
-            )
-        timed = await self._read(self.store.timed_actions, game_id)
-        # The stored state is the game after its last action: no replay on the loop.
-        game = engine.deserialize(stored.state)
-        finished = [at for _, at in timed if at is not None]
-        return {
-            "game_id": game_id,
-            "code": stored.code,
-            "created_at": stored.created_ms or None,
-            "race_id": stored.race_id or None,
-            "challenge_id": stored.challenge or None,
-            "actions": [{"notation": notation, "at_ms": at} for notation, at in timed],
-            "result": {
-                "won": game.won,
-                "resigned": game.resigned,
-                "moves": game.moves,
-                "foundations": game.cards_on_foundations(),
-                "score": game.score,
-                "score_display": game.score_display,
-                "duration_ms": finished[-1] - finished[0] if finished else None,
-            },
-        }
-
-    async def changes_since(
-        self, game_id: str, since: int, token: str | None = None
-    ) -> dict[str, Any]:
-        """The changes after version ``since``, one page at a time.
-
-        A page holds at most ``changes_page_size`` changes, rebuilt by replaying the
-        action log from the checkpoint at or before ``since``, so that its cost does not
-        grow with the game; ``more`` and ``next_since`` say where the next page starts.
-        Too old a gap (over ``catchup_limit``) or a version the game never had gets a
-        snapshot with ``recovered: false`` instead.
-        """
-        stored = await self._readable(game_id, token)
-        if since > stored.version or stored.version - since > self.settings.catchup_limit:
-            return {
-                "game_id": game_id,
-                "version": stored.version,
-                "recovered": False,
-                "changes": [],
-                "more": False,
-                "state": engine.deserialize(stored.state).public_view(),
-            }
-        stop = since + self.settings.changes_page_size
-        history = await self._read(lambda g: self.store.history(g, since, stop), game_id)
-        if history.base_state is None:
-            game = engine.new_game(stored.code)
-        else:
-            game = engine.deserialize(history.base_state)
-        skip = since - history.base_version
-        for text in history.actions[:skip]:
-            game.play(_parse_logged(text))
-        changes = []
-        before = game.public_view()
-        for offset, text in enumerate(history.actions[skip:], start=since + 1):
-            outcome = game.play(_parse_logged(text))
-            after = game.public_view()
-            changes.append(build_change(game_id, offset, outcome, before, after, game))
-            before = after
-        last = since + len(changes)
-        page: dict[str, Any] = {
-            "game_id": game_id,
-            "version": history.length,
-            "recovered": True,
-            "changes": changes,
-            "more": last < history.length,
-        }
-        if page["more"]:
-            page["next_since"] = last
-        return page
-
-    # ------------------------------------------------------------------ auth
-
-    @staticmethod
-    def authorize(token_hash: str, token: str | None) -> None:
-        if token is None or not hmac.compare_digest(token_hash, hash_token(token)):
-            raise ServiceError(
-                ErrorCode.UNAUTHORIZED, 401, "a valid player token is required for this game"
-            )
-
-    async def load_for_player(self, game_id: str, token: str | None) -> StoredGame:
-        """The stored game, for its player only."""
-        stored = await self._load(game_id)
-        self.authorize(stored.token_hash, token)
-        return stored
-
-    async def role(self, game_id: str, token: str | None) -> tuple[str, StoredGame]:
-        """``player`` with the right token, ``watcher`` with none; a wrong token is refused."""
-        stored = await self._readable(game_id, token)
-        if token is None:
-            return "watcher", stored
-        self.authorize(stored.token_hash, token)
-        return "player", stored
 
     # ------------------------------------------------------------------ writes
 

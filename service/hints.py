@@ -13,7 +13,8 @@ from typing import Any
 from . import engine
 from .analysis import Analysis
 from .daily import Daily
-from .games import Games, ServiceError
+from .errors import ServiceError
+from .games import Games
 from .protocol import ErrorCode, action_object
 from .store import StoreUnavailable
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .games import ServiceError
+from .errors import ServiceError
 from .protocol import ErrorCode, describe_validation_error
 
 M = TypeVar("M", bound=BaseModel)

@@ -13,26 +13,26 @@ from .openapi_common import ERROR_STATUS, json_body
 from .openapi_games import game_paths
 from .openapi_players import PLAYER_MODELS, player_paths
 from .openapi_races import race_paths
-from .protocol import (
-    PROTOCOL_VERSION,
+from .protocol import PROTOCOL_VERSION, Health, Problem
+from .protocol_games import (
     ActionAccepted,
     ActionRequest,
     ChangesResponse,
     CreatedGame,
     CreateGameRequest,
-    CreateRaceRequest,
     GameRecordResponse,
     GameStateResponse,
-    Health,
-    JoinRaceRequest,
     LegalActionsResponse,
-    Problem,
-    RaceJoined,
-    RaceResponse,
-    ReadyRequest,
     ReplayResponse,
     ResignRequest,
     UndoRequest,
+)
+from .protocol_races import (
+    CreateRaceRequest,
+    JoinRaceRequest,
+    RaceJoined,
+    RaceResponse,
+    ReadyRequest,
 )
 
 _MODELS: list[type[BaseModel]] = [

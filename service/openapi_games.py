@@ -15,13 +15,13 @@ from .openapi_common import (
     json_body,
     ref,
 )
-from .protocol import (
+from .protocol import ErrorCode
+from .protocol_games import (
     ActionAccepted,
     ActionRequest,
     ChangesResponse,
     CreatedGame,
     CreateGameRequest,
-    ErrorCode,
     GameRecordResponse,
     GameStateResponse,
     LegalActionsResponse,

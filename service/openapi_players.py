@@ -8,7 +8,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from .openapi_common import AUTH, BODY, ENDED_GAME_READ, WRITE, errors, json_body, ref
-from .protocol import AnalysisResponse, CreatedGame, ErrorCode, HintResponse
+from .protocol import ErrorCode
+from .protocol_games import AnalysisResponse, CreatedGame, HintResponse
 from .protocol_players import (
     Board,
     CreatePlayerRequest,

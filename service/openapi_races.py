@@ -7,9 +7,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from .openapi_common import AUTH, BODY, RACE_COMMAND, RACE_ID, WRITE, errors, json_body, ref
-from .protocol import (
+from .protocol import ErrorCode
+from .protocol_races import (
     CreateRaceRequest,
-    ErrorCode,
     JoinRaceRequest,
     RaceJoined,
     RaceResponse,

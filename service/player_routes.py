@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from .boards import Boards
 from .daily import Daily
-from .games import ServiceError
+from .errors import ServiceError
 from .http import bearer_token, json_response, read_body
 from .players import Players
 from .protocol import ErrorCode

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from .config import Settings
-from .games import ServiceError, from_store
+from .errors import ServiceError, from_store
 from .protocol import ErrorCode
 from .store import hash_token
 from .store.records import Records

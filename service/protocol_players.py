@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from .protocol import CreatedGame, Model
+from .protocol import Model
+from .protocol_games import CreatedGame
 
 PlayerId = Annotated[str, Field(min_length=1, max_length=64)]
 DisplayName = Annotated[

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .games import ServiceError
+from .errors import ServiceError
 from .protocol import ErrorCode
 from .store import Store, StoreUnavailable
 

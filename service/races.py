@@ -22,7 +22,8 @@ import orjson
 
 from . import engine
 from .config import Settings
-from .games import Games, ServiceError
+from .errors import ServiceError
+from .games import Games
 from .protocol import ErrorCode
 from .quotas import AddressQuota
 from .store import CommitStatus, StoredRace, StoreUnavailable, hash_token, race_topic

@@ -23,7 +23,8 @@ from . import engine
 from .analysis import Analysis
 from .boards import Boards
 from .daily import Daily
-from .games import Games, ServiceError, from_store
+from .errors import ServiceError, from_store
+from .games import Games
 from .players import Player, Players
 from .protocol import ErrorCode
 from .store import StoreUnavailable

@@ -1,6 +1,6 @@
 """Writes the protocol's JSON Schemas (draft 2020-12) into ``schemas/``.
 
-Run ``python -m service.schemas`` after changing ``service/protocol.py``; a test fails
+Run ``python -m service.schemas`` after changing a ``service/protocol*.py`` module; a test fails
 when the committed files differ from what this generates.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from . import protocol, protocol_players
+from . import protocol, protocol_games, protocol_players, protocol_races, protocol_ws
 from .openapi import openapi_document
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -21,35 +21,35 @@ BASE_ID = "https://solitaire.invalid/schemas/"
 
 # Inbound documents are validated as the server reads them, outbound ones as it writes.
 _DOCUMENTS: dict[str, tuple[Any, str]] = {
-    "client-message.json": (protocol.ClientMessage, "validation"),
-    "server-message.json": (protocol.ServerMessage, "serialization"),
+    "client-message.json": (protocol_ws.ClientMessage, "validation"),
+    "server-message.json": (protocol_ws.ServerMessage, "serialization"),
     "public-state.json": (protocol.PublicState, "serialization"),
     "action.json": (protocol.ActionInput, "validation"),
 }
 _REST_REQUESTS: list[type[BaseModel]] = [
-    protocol.CreateGameRequest,
-    protocol.ActionRequest,
-    protocol.UndoRequest,
-    protocol.ResignRequest,
-    protocol.CreateRaceRequest,
-    protocol.JoinRaceRequest,
-    protocol.ReadyRequest,
+    protocol_games.CreateGameRequest,
+    protocol_games.ActionRequest,
+    protocol_games.UndoRequest,
+    protocol_games.ResignRequest,
+    protocol_races.CreateRaceRequest,
+    protocol_races.JoinRaceRequest,
+    protocol_races.ReadyRequest,
     *protocol_players.REST_REQUESTS,
 ]
 _REST_RESPONSES: list[type[BaseModel]] = [
-    protocol.CreatedGame,
-    protocol.GameStateResponse,
-    protocol.ChangesResponse,
-    protocol.ActionAccepted,
-    protocol.LegalActionsResponse,
-    protocol.GameRecordResponse,
-    protocol.ReplayResponse,
-    protocol.HintResponse,
-    protocol.AnalysisResponse,
+    protocol_games.CreatedGame,
+    protocol_games.GameStateResponse,
+    protocol_games.ChangesResponse,
+    protocol_games.ActionAccepted,
+    protocol_games.LegalActionsResponse,
+    protocol_games.GameRecordResponse,
+    protocol_games.ReplayResponse,
+    protocol_games.HintResponse,
+    protocol_games.AnalysisResponse,
     protocol.Health,
     protocol.Problem,
-    protocol.RaceJoined,
-    protocol.RaceResponse,
+    protocol_races.RaceJoined,
+    protocol_races.RaceResponse,
     *protocol_players.REST_RESPONSES,
 ]
 

@@ -22,13 +22,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from . import engine
 from .config import Settings
-from .games import Applied, Games, RuleRejected, ServiceError
+from .errors import RuleRejected, ServiceError
+from .games import Applied, Games
 from .hints import Hints
-from .protocol import (
+from .protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, parse_action_input
+from .protocol_ws import (
     CLIENT_MESSAGE,
-    PROTOCOL_VERSION,
     ActionMessage,
-    ErrorCode,
     HelloMessage,
     HintMessage,
     PingMessage,
@@ -39,8 +39,6 @@ from .protocol import (
     UnsubscribeMessage,
     UnwatchRaceMessage,
     WatchRaceMessage,
-    describe_validation_error,
-    parse_action_input,
 )
 from .races import Races
 from .rates import AddressBuckets, TokenBucket

@@ -20,7 +20,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from starlette.routing import Route
 
-from service import engine, protocol
+from service import engine, protocol, protocol_races
 from service.app import ROUTES
 from service.openapi import ERROR_STATUS, openapi_document
 from tests.support import CheckedClient, auth, documented_error_codes, service_client
@@ -113,7 +113,7 @@ def test_every_answer_about_a_race_game_is_in_openapi() -> None:
             assert (answer.status_code, answer.json()["code"]) == (409, "race_not_started")
         played = client.post(f"/games/{game_id}/actions", json={"action": "d"}, headers=auth(token))
         assert (played.status_code, played.json()["code"]) == (409, "race_not_started")
-        assert "race_not_started" in protocol.RaceJoined.model_fields["game_id"].description
+        assert "race_not_started" in protocol_races.RaceJoined.model_fields["game_id"].description
 
         started = client.post(f"/races/{created['race_id']}/start", headers=auth(token))
         assert started.status_code == 200

@@ -1,7 +1,7 @@
 """The committed JSON Schemas: up to date with the models, and agreeing with the examples.
 
-``schemas/`` is generated from ``service/protocol.py`` (``make schemas``) and is what front
-ends build against, so this module checks that it is current, that the hand-picked
+``schemas/`` is generated from the ``service/protocol*.py`` models (``make schemas``) and is
+what front ends build against, so this module checks that it is current, that the hand-picked
 examples under ``schemas/examples/`` (most of them captured from a running service) pass
 or fail both the schemas and the pydantic models alike, and that the AsyncAPI document of
 the WebSocket channel only points at schema files that exist.
@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from referencing import Registry, Resource
 
-from service import protocol, protocol_players
+from service import protocol, protocol_games, protocol_players, protocol_races, protocol_ws
 from service.schemas import generate, render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,12 +65,13 @@ def kebab(name: str) -> str:
 def pydantic_adapters() -> dict[str, TypeAdapter[Any]]:
     """Schema file -> the pydantic type that the same document must satisfy."""
     adapters: dict[str, TypeAdapter[Any]] = {
-        "client-message.json": protocol.CLIENT_MESSAGE,
-        "server-message.json": protocol.SERVER_MESSAGE,
+        "client-message.json": protocol_ws.CLIENT_MESSAGE,
+        "server-message.json": protocol_ws.SERVER_MESSAGE,
         "action.json": protocol.ACTION_INPUT,
         "public-state.json": TypeAdapter(protocol.PublicState),
     }
-    for value in [*vars(protocol).values(), *vars(protocol_players).values()]:
+    modules = [protocol, protocol_games, protocol_races, protocol_players, protocol_ws]
+    for value in [value for module in modules for value in vars(module).values()]:
         if isinstance(value, type) and issubclass(value, BaseModel):
             name = f"rest/{kebab(value.__name__)}.json"
             if name in DOCUMENTS:
@@ -124,7 +125,7 @@ def test_committed_schemas_are_exactly_what_the_models_generate() -> None:
         if (SCHEMAS / name).read_text(encoding="utf-8") != render(generated[name])
     )
     assert not (missing or unexpected or different), (
-        "schemas/ does not match service/protocol.py "
+        "schemas/ does not match the service/protocol*.py models "
         f"(missing: {missing}, unexpected: {unexpected}, different: {different}); "
         "run `make schemas` and commit the result"
     )

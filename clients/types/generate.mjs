@@ -103,7 +103,7 @@ async function render(file) {
   return compile(schema, schema.title, {
     bannerComment:
       `/* Generated from ${source} by clients/types/generate.mjs. Do not edit: ` +
-      `change service/protocol.py, regenerate the schemas, then run this script. */`,
+      `change the service/protocol*.py models, regenerate the schemas, then run this script. */`,
     additionalProperties: false,
     declareExternallyReferenced: true,
     unreachableDefinitions: true,

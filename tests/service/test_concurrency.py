@@ -15,7 +15,8 @@ import pytest
 
 from service import engine
 from service.config import Settings
-from service.games import Games, RuleRejected, ServiceError
+from service.errors import RuleRejected, ServiceError
+from service.games import Games
 from service.store import Delivery, open_store
 from tests.service.helpers import (
     View,

@@ -5,7 +5,7 @@
 * :class:`RaceSession` — follow a race and send race commands.
 * :class:`Connection` — the resilient WebSocket connection sessions can share.
 
-Messages are parsed into the service's own pydantic models (``service.protocol``).
+Messages are parsed into the service's own pydantic models (``service.protocol*``).
 """
 
 from __future__ import annotations

@@ -24,10 +24,8 @@ from pydantic import TypeAdapter, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from service.protocol import (
-    PROTOCOL_VERSION,
-    Change,
-    ErrorCode,
+from service.protocol import PROTOCOL_VERSION, Change, ErrorCode
+from service.protocol_ws import (
     ErrorMessage,
     HintAnswer,
     PingMessage,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.protocol import ErrorCode, ErrorMessage, Problem, Rejection
+from service.protocol import ErrorCode, Problem, Rejection
+from service.protocol_ws import ErrorMessage
 
 
 class ProtocolError(Exception):

@@ -7,16 +7,15 @@ import logging
 from collections.abc import Callable
 from typing import Any, Literal
 
-from service.protocol import (
+from service.protocol_races import RaceView, You
+from service.protocol_ws import (
     ErrorMessage,
     RaceCommandMessage,
     RaceMessage,
     RaceProgressMessage,
-    RaceView,
     ResultMessage,
     UnwatchRaceMessage,
     WatchRaceMessage,
-    You,
 )
 
 from .connection import AnyServerMessage, Connection, Send

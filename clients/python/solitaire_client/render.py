@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.protocol import PublicState, RacePlayer, RaceView
+from service.protocol import PublicState
+from service.protocol_races import RacePlayer, RaceView
 
 RESET = "\x1b[0m"
 RED = "\x1b[31m"

@@ -1,6 +1,6 @@
 """``ServiceClient``: the service's REST API as typed async calls.
 
-Every answer is parsed into the service's own pydantic models (``service.protocol``) and
+Every answer is parsed into the service's own pydantic models (``service.protocol*``) and
 every refusal is raised as a typed error from :mod:`solitaire_client.errors`.
 """
 
@@ -13,24 +13,18 @@ from typing import Any, Literal, TypeVar
 import httpx2
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from service.protocol import (
+from service.protocol import Health, Problem
+from service.protocol_games import (
     ActionAccepted,
     ActionRequest,
     AnalysisResponse,
     ChangesResponse,
     CreatedGame,
     CreateGameRequest,
-    CreateRaceRequest,
     GameRecordResponse,
     GameStateResponse,
-    Health,
     HintResponse,
-    JoinRaceRequest,
     LegalActionsResponse,
-    Problem,
-    RaceJoined,
-    RaceResponse,
-    ReadyRequest,
     ReplayResponse,
     ResignRequest,
     UndoRequest,
@@ -48,6 +42,13 @@ from service.protocol_players import (
     PlayerView,
     RenameRequest,
     Revoked,
+)
+from service.protocol_races import (
+    CreateRaceRequest,
+    JoinRaceRequest,
+    RaceJoined,
+    RaceResponse,
+    ReadyRequest,
 )
 
 from .errors import (

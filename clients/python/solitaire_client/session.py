@@ -19,14 +19,12 @@ from typing import Any, Literal
 
 import jsonpatch
 
-from service.protocol import (
+from service.protocol import Change, ErrorCode, PublicState
+from service.protocol_ws import (
     ActionMessage,
-    Change,
-    ErrorCode,
     ErrorMessage,
     HintAnswer,
     HintMessage,
-    PublicState,
     ResignMessage,
     ResultMessage,
     SnapshotMessage,

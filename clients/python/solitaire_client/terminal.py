@@ -13,7 +13,8 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, TextIO
 
-from service.protocol import RaceJoined, RaceMessage, RaceView
+from service.protocol_races import RaceJoined, RaceView
+from service.protocol_ws import RaceMessage
 
 from .connection import Connection
 from .errors import InvalidAction, ProtocolError, RuleRejected

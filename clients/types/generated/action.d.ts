@@ -1,4 +1,4 @@
-/* Generated from schemas/action.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+/* Generated from schemas/action.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
 
 /**
  * An action object, or the same action in notation (`c3:2>c5`, `d`).

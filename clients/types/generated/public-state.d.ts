@@ -1,4 +1,4 @@
-/* Generated from schemas/public-state.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+/* Generated from schemas/public-state.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
 
 /**
  * Everything a player may see. Face-down cards and the stock appear only as counts.

@@ -1,4 +1,4 @@
-/* Generated from schemas/server-message.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+/* Generated from schemas/server-message.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
 
 export type ServerMessage =
   | WelcomeMessage

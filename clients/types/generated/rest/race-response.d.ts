@@ -1,4 +1,4 @@
-/* Generated from schemas/rest/race-response.json by clients/types/generate.mjs. Do not edit: change service/protocol.py, regenerate the schemas, then run this script. */
+/* Generated from schemas/rest/race-response.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
 
 export interface RaceResponse {
   race: RaceView;

@@ -1,0 +1,101 @@
+"""Refusals: ``ServiceError`` and the refusals that several layers raise.
+
+A ``ServiceError`` carries a stable code, an HTTP status and extra fields; the HTTP layer
+turns it into problem details and the WebSocket into an ``error`` or a rejected
+``result``. The game, race and player layers all raise these, so they live below them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+from . import engine
+from .protocol import ErrorCode
+from .store import StoreUnavailable
+
+T = TypeVar("T")  # what a store read returns
+
+
+class ServiceError(Exception):
+    """A refused request: a stable code, an HTTP status and extra fields for the body."""
+
+    def __init__(self, code: ErrorCode, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+        self.message = message
+        self.extra = {k: v for k, v in extra.items() if v is not None}
+
+
+async def from_store(call: Awaitable[T]) -> T:
+    """Awaits one store call; an unreachable store becomes ``store_unavailable`` (503)."""
+    try:
+        return await call
+    except StoreUnavailable as exc:
+        raise ServiceError(
+            ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
+        ) from exc
+
+
+def request_id_reused(version: int) -> ServiceError:
+    # Answering "duplicate" here would silently drop a new action of a client whose
+    # request counter restarted; it must learn that its ids collide.
+    return ServiceError(
+        ErrorCode.REQUEST_ID_REUSED,
+        409,
+        f"this request id already named another request (which made version {version}); "
+        "request ids must be unique within a game",
+    )
+
+
+def race_not_started() -> ServiceError:
+    return ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race has not started yet")
+
+
+def race_running() -> ServiceError:
+    return ServiceError(
+        ErrorCode.RACE_RUNNING, 403, "this race game stays private until the race is over"
+    )
+
+
+def daily_running() -> ServiceError:
+    return ServiceError(
+        ErrorCode.DAILY_RUNNING,
+        403,
+        "a daily challenge game stays private to its player until the day is over",
+    )
+
+
+def game_not_over() -> ServiceError:
+    return ServiceError(
+        ErrorCode.GAME_NOT_OVER,
+        409,
+        "this game was dealt from a secret seed: its code and record are shown once the game "
+        "is over (won or resigned)",
+    )
+
+
+class RuleRejected(ServiceError):
+    def __init__(self, error: engine.IllegalActionError, game_id: str, version: int) -> None:
+        super().__init__(
+            ErrorCode.RULE_VIOLATION,
+            409,
+            error.message_en,
+            rule_id=error.rule_id,
+            message_en=error.message_en,
+            message_fi=error.message_fi,
+            current_version=version,
+        )
+        self.rejection = {
+            "rule_id": error.rule_id,
+            "message_en": error.message_en,
+            "message_fi": error.message_fi,
+        }
+        self.game_id = game_id
+        self.version = version
+
+
+def not_found(game_id: str) -> ServiceError:
+    # The id is echoed back: it is the caller's own input, never a secret.
+    return ServiceError(ErrorCode.NOT_FOUND, 404, f"no game with id {game_id!r}")
