@@ -35,7 +35,6 @@ class Races:
 
     def __init__(self, games: Games, settings: Settings) -> None:
         self.games = games
-        self.settings = settings
         self.updates = RaceUpdates(games, _clock)
         self.lobby = RaceLobby(self.updates, games, settings)
         games.races = self
