@@ -5,6 +5,7 @@ out."""
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -63,8 +64,9 @@ def test_linking_a_phone_to_the_player(
     page.get_by_test_id("profile-save").click()
     expect(page.get_by_test_id("profile-status")).to_have_text("Playing as Ada")
     page.get_by_test_id("link-code-new").click()
+    # The code arrives with the answer to the click: wait for it, never read it early.
+    expect(page.get_by_test_id("link-code")).to_have_text(re.compile(r"^[A-Z0-9]{8}$"))
     code = page.get_by_test_id("link-code").inner_text()
-    assert len(code) == 8
 
     phone = page_errors.watch(new_context(viewport=PHONE, has_touch=True).new_page())
     phone.goto("/#/profile")

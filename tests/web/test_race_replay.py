@@ -30,6 +30,8 @@ def test_race_result_links_to_the_replay(page: Page, api: Api) -> None:
         status, body = api.post(f"/games/{seat['game_id']}/resign", {}, seat["player_token"])
         assert status == 200, body
     expect(page.get_by_test_id("race-result")).to_be_visible()
+    # The deal code may follow the result in a later update: wait for it before reading it.
+    expect(page.get_by_test_id("race-result-code")).not_to_be_empty()
     watch = page.get_by_test_id("race-watch-replay")
     expect(watch).to_have_attribute("href", f"#/replay/{alice['game_id']}")
     watch.click()
