@@ -137,7 +137,7 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
     import uvicorn
 
     _exit_with_parent()
-    from service.server import server_options
+    from service.server import server_options, tune_garbage_collector
 
     sock = socket.socket(fileno=fd)
     app, settings = _service_app(redis_url)
@@ -145,8 +145,8 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
         app = _echo_app()
     elif kind == "echo-store":
         app = _echo_app(settings)
-    # The same options as ``python -m service`` (uvloop, httptools, websockets-sansio,
-    # no per-frame compression), for both servers.
+    # The same options and collector tuning as ``python -m service`` (uvloop, httptools,
+    # websockets-sansio, no per-frame compression), for every server.
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -154,6 +154,7 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
         timeout_graceful_shutdown=2,
         **server_options(settings),
     )
+    tune_garbage_collector()
     uvicorn.Server(config).run(sockets=[sock])
 
 

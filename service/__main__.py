@@ -21,7 +21,7 @@ import uvicorn
 from .app import create_app
 from .config import Settings
 from .logs import log_config
-from .server import server_options
+from .server import server_options, tune_garbage_collector
 
 
 def _config(settings: Settings) -> uvicorn.Config:
@@ -40,8 +40,10 @@ def main() -> None:
     # Python's warnings become log records, so that they too are JSON lines.
     logging.captureWarnings(True)
     if settings.workers == 1:
+        app = create_app(settings)
+        tune_garbage_collector()
         uvicorn.run(
-            create_app(settings),
+            app,
             host=settings.host,
             port=settings.port,
             log_config=log_config(settings.log_level),
@@ -68,8 +70,10 @@ def _run_workers(settings: Settings) -> None:
                 # The application is made in each process: nothing with an event loop, a
                 # connection or a thread crosses the fork (the parent only binds the socket).
                 # uvicorn re-raises the signal that stopped it, as uvicorn.run expects.
+                config = _config(settings)
+                tune_garbage_collector()
                 with contextlib.suppress(KeyboardInterrupt):
-                    uvicorn.Server(_config(settings)).run(sockets=[listener])
+                    uvicorn.Server(config).run(sockets=[listener])
                 code = 0
             except BaseException:
                 traceback.print_exc()

@@ -7,18 +7,25 @@ importing the layers that import it.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import engine
+from .store import StoredRace
+
+# A race document as read from the store, with its parsed JSON.
+RaceRead = tuple[StoredRace, dict[str, Any]]
 
 
 class RaceHooks(Protocol):
     """What the race layer needs to know about, and allow in, a race's games."""
 
-    async def gate(self, race_id: str, game_id: str) -> None:
-        """Raises ``ServiceError`` when the race does not allow play now."""
+    async def gate(self, race_id: str, game_id: str) -> RaceRead:
+        """Raises ``ServiceError`` when the race does not allow play now; returns the race
+        as it read it, for ``after_action`` of the same action."""
 
-    async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
+    async def after_action(
+        self, race_id: str, game_id: str, game: engine.Klondike, gate_read: RaceRead | None
+    ) -> None:
         """Called after each accepted action of a race game."""
 
     async def stage(self, race_id: str) -> str:

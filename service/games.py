@@ -241,8 +241,9 @@ class Games(GameReads):
         for _ in range(_COMMIT_ATTEMPTS):
             live = await self._live_game(game_id, fresh)
             self.authorize(live.token_hash, token)
+            gate_read = None
             if live.race_id and self.races is not None:
-                await self.races.gate(live.race_id, game_id)
+                gate_read = await self.races.gate(live.race_id, game_id)
             if live.challenge and self.players is not None:
                 await self.players.check_open(game_id, live.player_id, live.challenge)
             if expected_version is not None and expected_version != live.version and not fresh:
@@ -298,7 +299,7 @@ class Games(GameReads):
                 live.version = version
                 live.view = after
                 if live.race_id and self.races is not None:
-                    await self.races.after_action(live.race_id, game_id, game)
+                    await self.races.after_action(live.race_id, game_id, game, gate_read)
                 if live.player_id and self.players is not None:
                     if version == 1:
                         await self.players.first_action(

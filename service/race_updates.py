@@ -20,6 +20,7 @@ import orjson
 
 from . import engine
 from .errors import ServiceError
+from .game_hooks import RaceRead
 from .games import Games
 from .protocol import ErrorCode
 from .race_results import finish_if_done, public_view, race_result
@@ -65,18 +66,27 @@ class RaceUpdates:
         race_id: str,
         change: Callable[[dict[str, Any], int], bool],
         known: dict[str, engine.Klondike] | None = None,
+        earlier: RaceRead | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """Applies ``change`` (which returns False when there is nothing to save) by CAS.
 
         Returns the document and the public view pushed with it (None when nothing was
         saved), so a caller answering with the race need not build the view again.
         ``known`` holds games by id as just committed, which need not be read again.
+        ``earlier`` is the race as read before (by the gate of the action just
+        committed; it is changed in place): the first attempt starts from it when there
+        is something to save, since the compare-and-set proves it current or starts
+        over. With nothing to save the race is read again: an old copy proves nothing.
         """
         for _ in range(_SAVE_ATTEMPTS):
-            stored, doc = await self.load(race_id)
+            stored, doc = earlier if earlier is not None else await self.load(race_id)
             at = self.clock()
             if not change(doc, at):
+                if earlier is not None:
+                    earlier = None
+                    continue
                 return doc, None
+            earlier = None
             finish_if_done(doc, at)
             # The result and the view pushed with it share one read of the games.
             wants_result = doc["finished_at"] is not None and "result" not in doc
@@ -136,15 +146,22 @@ class RaceUpdates:
             stored, actions = found.get(player["game_id"], (None, None))
             figures = {"foundations": 0, "score": opening, "score_display": display, "moves": 0}
             game = known.get(player["game_id"])
-            if game is None and stored is not None and started:
-                # Deserializing a whole game is the costliest part of a race update.
-                game = engine.deserialize(stored.state)
             if game is not None and started:
                 figures = {
                     "foundations": game.cards_on_foundations(),
                     "score": game.score,
                     "score_display": game.score_display,
                     "moves": game.moves,
+                }
+            elif stored is not None and started:
+                # Read from the text: dealing the whole game again was the costliest part
+                # of a race update.
+                standing = engine.standing(stored.state)
+                figures = {
+                    "foundations": standing.foundations,
+                    "score": standing.score,
+                    "score_display": standing.score_display,
+                    "moves": standing.moves,
                 }
             progress[player["player_id"]] = figures
             logs[player["player_id"]] = actions or []

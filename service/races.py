@@ -9,16 +9,24 @@ view and the ranking, computed without I/O, in ``race_results``.
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar
 from typing import Any
 
 from . import engine
 from .config import Settings
 from .errors import ServiceError
+from .game_hooks import RaceRead
 from .games import Games
 from .protocol import ErrorCode
 from .race_lobby import RaceLobby, find_player, you
 from .race_results import status
 from .race_updates import RaceUpdates
+
+# The race as ``resign_game`` read it, for the gate of the resignation it plays: set only
+# for that call, in its own task, so the race is read once per resignation, not twice.
+_read_by_resign: ContextVar[tuple[str, RaceRead] | None] = ContextVar(
+    "read_by_resign", default=None
+)
 
 
 def now_ms() -> int:
@@ -112,7 +120,8 @@ class Races:
     async def resign_game(self, race_id: str, token: str | None) -> None:
         """Resigning from a race is resigning one's game: the game ends, final, and
         ``after_action`` marks the player resigned (one meaning for both)."""
-        _, doc = await self.updates.load(race_id)
+        read = await self.updates.load(race_id)
+        doc = read[1]
         player = find_player(doc, token)
         race_status = status(doc, now_ms())
         if race_status == "finished":
@@ -121,7 +130,11 @@ class Races:
             raise ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race is not running")
         if player["state"] != "playing":
             raise ServiceError(ErrorCode.RACE_OVER, 409, "you have already finished this race")
-        await self.games.act(player["game_id"], token, engine.Resign())
+        held = _read_by_resign.set((race_id, read))
+        try:
+            await self.games.act(player["game_id"], token, engine.Resign())
+        finally:
+            _read_by_resign.reset(held)
 
     async def set_connected(self, race_id: str, token: str | None, connected: bool) -> None:
         """Counts the player's race subscriptions: connected while at least one is open."""
@@ -150,8 +163,17 @@ class Races:
 
     # ------------------------------------------------------------------ hooks for Games
 
-    async def gate(self, race_id: str, game_id: str) -> None:
-        _, doc = await self.updates.load(race_id)
+    async def gate(self, race_id: str, game_id: str) -> RaceRead:
+        held = _read_by_resign.get()
+        read = None
+        if held is not None:
+            # Taken once: a retry of the same action (its commit lost a compare-and-set)
+            # must judge the race as it is then.
+            _read_by_resign.set(None)
+            read = held[1] if held[0] == race_id else None
+        if read is None:
+            read = await self.updates.load(race_id)
+        doc = read[1]
         at = now_ms()
         race_status = status(doc, at)
         if race_status in ("lobby", "countdown"):
@@ -162,8 +184,11 @@ class Races:
         if doc["ends_at"] is not None and at >= doc["ends_at"]:
             await self.updates.expire(race_id)
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race's time is up")
+        return read
 
-    async def after_action(self, race_id: str, game_id: str, game: engine.Klondike) -> None:
+    async def after_action(
+        self, race_id: str, game_id: str, game: engine.Klondike, gate_read: RaceRead | None
+    ) -> None:
         player_id = self.updates.player_of_game.get(game_id, (race_id, ""))[1]
         ending = "won" if game.won else "resigned" if game.resigned else None
 
@@ -184,7 +209,7 @@ class Races:
             return changed
 
         # One update for both: the result of a race this action ends is computed once.
-        await self.updates.update(race_id, settle, {game_id: game})
+        await self.updates.update(race_id, settle, {game_id: game}, gate_read)
         await self.updates.publish_progress(race_id, player_id, ending, game)
 
     async def stage(self, race_id: str) -> str:

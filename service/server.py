@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import socket
 import struct
@@ -146,6 +147,27 @@ class BoundedCloseProtocol(WebSocketsSansIOProtocol):
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
+
+
+# Young objects collected every 20,000 allocations instead of 700: an action allocates
+# hundreds of short-lived objects (views, patches, frames), freed by reference counting.
+GC_THRESHOLDS = (20_000, 20, 100)
+
+
+def tune_garbage_collector() -> None:
+    """Moves what exists at start-up (modules, the app, its schemas) out of the collector's
+    sight and makes collections of young objects rarer.
+
+    Without it a full collection walks every object the imports created, hundreds of
+    thousands, and stalls every connection for tens of milliseconds: under load that was
+    the service's p99 (41-48 ms against 15-17 ms with it, 50 WebSocket games). Frozen
+    objects are still freed by reference counting; only cycles among them would stay.
+    Process-wide, so it belongs to the process that serves, not to the app (tests build
+    many apps in one process).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def server_options(settings: Settings) -> dict[str, Any]:

