@@ -1,4 +1,4 @@
-"""HTTP routes and the application factory."""
+"""HTTP routes of games, health and metrics, and the application factory."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from .player_routes import PLAYER_ROUTES
 from .players import Players
 from .protocol import ErrorCode, parse_action_input
 from .protocol_games import ActionRequest, CreateGameRequest, ResignRequest, UndoRequest
-from .protocol_races import CreateRaceRequest, JoinRaceRequest, ReadyRequest
+from .race_routes import RACE_ROUTES
 from .races import Races
 from .rates import RateLimits, page_buckets, retry_after
 from .results import Careers, Results
@@ -47,11 +47,6 @@ from .ws import websocket_endpoint
 
 log = logging.getLogger("service")
 M = TypeVar("M", bound=BaseModel)
-
-
-def races_of(request: Request) -> Races:
-    races: Races = request.app.state.races
-    return races
 
 
 def games_of(request: Request) -> Games:
@@ -193,65 +188,6 @@ async def get_record(request: Request) -> Response:
     return json_response(await games_of(request).record(game_id, bearer_token(request)))
 
 
-async def create_race(request: Request) -> Response:
-    body = await read_body(request, CreateRaceRequest)
-    joined = await races_of(request).create(
-        account=await _account(request),
-        name=body.name.strip(),
-        game=body.game,
-        draw=body.draw,
-        scoring=body.scoring,
-        max_players=body.max_players,
-        time_limit_seconds=body.time_limit_seconds,
-        winnable=body.winnable,
-    )
-    return json_response(joined, 201, {"location": f"/races/{joined['race_id']}"})
-
-
-async def join_race(request: Request) -> Response:
-    body = await read_body(request, JoinRaceRequest)
-    client = request.client.host if request.client else ""
-    account = await _account(request)
-    joined = await races_of(request).join(body.join_code, body.name.strip(), client, account)
-    return json_response(joined, 201)
-
-
-async def _account(request: Request) -> str:
-    """The player id of a player token sent to create or join something ('' for none)."""
-    token = bearer_token(request)
-    if token is None:
-        return ""
-    players: Players = request.app.state.players
-    return (await players.authenticate(token)).player_id
-
-
-async def get_race(request: Request) -> Response:
-    race_id = request.path_params["race_id"]
-    return json_response(await races_of(request).state(race_id, bearer_token(request)))
-
-
-async def race_ready(request: Request) -> Response:
-    body = await read_body(request, ReadyRequest)
-    race_id = request.path_params["race_id"]
-    races = races_of(request)
-    return json_response(await races.set_ready(race_id, bearer_token(request), body.ready))
-
-
-async def race_start(request: Request) -> Response:
-    race_id = request.path_params["race_id"]
-    return json_response(await races_of(request).start(race_id, bearer_token(request)))
-
-
-async def race_resign(request: Request) -> Response:
-    race_id = request.path_params["race_id"]
-    return json_response(await races_of(request).resign(race_id, bearer_token(request)))
-
-
-async def race_rematch(request: Request) -> Response:
-    race_id = request.path_params["race_id"]
-    return json_response(await races_of(request).rematch(race_id, bearer_token(request)))
-
-
 async def health(request: Request) -> Response:
     return json_response({"status": "ok", "store": games_of(request).store.kind})
 
@@ -342,13 +278,7 @@ ROUTES = [
     Route("/games/{game_id}/legal-actions", get_legal_actions, methods=["GET"]),
     Route("/games/{game_id}/record", get_record, methods=["GET"]),
     Route("/games/{game_id}/replay", get_replay, methods=["GET"]),
-    Route("/races", create_race, methods=["POST"]),
-    Route("/races/join", join_race, methods=["POST"]),
-    Route("/races/{race_id}", get_race, methods=["GET"]),
-    Route("/races/{race_id}/ready", race_ready, methods=["POST"]),
-    Route("/races/{race_id}/start", race_start, methods=["POST"]),
-    Route("/races/{race_id}/resign", race_resign, methods=["POST"]),
-    Route("/races/{race_id}/rematch", race_rematch, methods=["POST"]),
+    *RACE_ROUTES,
     Route("/healthz", health),
     Route("/readyz", ready),
     Route("/openapi.json", openapi),

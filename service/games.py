@@ -24,6 +24,7 @@ from . import engine
 from .config import Settings
 from .errors import RuleRejected, ServiceError, not_found, request_id_reused
 from .game_reads import GameReads, build_change
+from .ids import new_id
 from .metrics import Metrics
 from .protocol import ErrorCode
 from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
@@ -56,7 +57,7 @@ class Applied:
 
 
 def new_game_id() -> str:
-    return secrets.token_urlsafe(16)
+    return new_id(16)
 
 
 class Games(GameReads):
@@ -110,7 +111,7 @@ class Games(GameReads):
         """A new game of ``code``; a ``hidden`` code is shown once the game is over."""
         state = engine.new_game(code)
         game_id = game_id or new_game_id()
-        token = secrets.token_urlsafe(32)
+        token = new_id(32)
         stored = StoredGame(
             game_id,
             0,

@@ -17,6 +17,7 @@ import orjson
 
 from .config import Settings
 from .errors import ServiceError, from_store
+from .ids import new_id
 from .protocol import ErrorCode
 from .store import hash_token
 from .store.records import Records
@@ -97,8 +98,8 @@ class Players:
 
     async def create(self, raw_name: str) -> dict[str, Any]:
         name = clean_name(raw_name)
-        token = secrets.token_urlsafe(32)
-        player = Player(secrets.token_urlsafe(12), name, int(time.time() * 1000), [])
+        token = new_id(32)
+        player = Player(new_id(12), name, int(time.time() * 1000), [])
         await from_store(self._add_token(player, token))
         await from_store(self.records.save(player_key(player.player_id), 0, player.dump()))
         await from_store(self.records.claim(name_key(player.player_id), name))
@@ -188,7 +189,7 @@ class Players:
         if player_id is None:
             await failures.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no such link code (or it was used)")
-        token = secrets.token_urlsafe(32)
+        token = new_id(32)
         digest = hash_token(token)
         await from_store(self.records.claim(_token_key(digest), player_id))
 

@@ -17,6 +17,7 @@ from . import engine
 from .config import Settings
 from .errors import ServiceError
 from .games import Games
+from .ids import new_id
 from .protocol import ErrorCode
 from .quotas import AddressQuota
 from .race_updates import RaceUpdates
@@ -48,10 +49,10 @@ def you(player: dict[str, Any]) -> dict[str, Any]:
 def new_player(name: str, token_hash: str, account: str = "") -> dict[str, Any]:
     return {
         "account": account,
-        "player_id": secrets.token_urlsafe(6),
+        "player_id": new_id(6),
         "name": name,
         "token_hash": token_hash,
-        "game_id": secrets.token_urlsafe(16),
+        "game_id": new_id(16),
         "ready": False,
         "state": "waiting",
         "connected": False,
@@ -87,7 +88,7 @@ class RaceLobby:
                 422,
                 f"a race has at most {self.settings.max_race_players} players on this server",
             )
-        token = secrets.token_urlsafe(32)
+        token = new_id(32)
         player = new_player(name, hash_token(token), account)
         doc = await self._create(
             game=game,
@@ -125,7 +126,7 @@ class RaceLobby:
                 )
         except engine.InvalidCodeError as exc:
             raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
-        race_id = secrets.token_urlsafe(12)
+        race_id = new_id(12)
         for _ in range(20):
             join_code = _new_join_code()
             doc = {
@@ -211,7 +212,7 @@ class RaceLobby:
         if race_id is None:
             await wrong.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no race with this join code")
-        token = secrets.token_urlsafe(32)
+        token = new_id(32)
         player = new_player(name, hash_token(token), account)
         _, current = await self.updates.load(race_id)
         # The game first: a join that fails after it leaves only an unused game behind

@@ -60,7 +60,11 @@ export class Connection {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", protocol: PROTOCOL }));
+      // One frame per action: the change an accepted action makes comes in its result. A
+      // server without the option leaves it out of the welcome and sends change frames.
+      /** @type {ClientMessage} */
+      const hello = { type: "hello", protocol: PROTOCOL, changes_in_results: true };
+      socket.send(JSON.stringify(hello));
     });
     socket.addEventListener("message", (event) => {
       if (socket !== this.socket) return;

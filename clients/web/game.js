@@ -1,6 +1,7 @@
 // @ts-check
 // One game followed over the WebSocket: the local public state is kept by applying the
-// pushed patches in version order; a gap or a bad patch makes it subscribe again.
+// changes in version order, pushed ones and those the results of this client's own
+// actions carry alike; a gap or a bad patch makes it subscribe again.
 
 import { applyPatch } from "./patch.js";
 import { OfflineError } from "./connection.js";
@@ -98,6 +99,10 @@ export class GameSession {
       this.handlers.onState(null);
     } else if (message.type === "change" && message.game_id === this.gameId) {
       this.applyChange(message);
+    } else if (message.type === "result" && message.game_id === this.gameId && message.change) {
+      // Handled here, in the order messages arrive, rather than where the request awaits
+      // its answer: a change frame read after this result must find it applied.
+      this.applyChange(message.change);
     } else if (message.type === "error" && message.game_id === this.gameId && !message.id) {
       this.handlers.onError(message);
     }
@@ -122,7 +127,7 @@ export class GameSession {
   }
 
   /**
-   * Sends an action; the new state arrives as a change.
+   * Sends an action; the new state arrives as a change (in the result, or as a frame).
    * @param {ActionInput} action
    */
   act(action) {

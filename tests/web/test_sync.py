@@ -78,7 +78,8 @@ def test_the_patch_applier_edge_cases(page: Page) -> None:
 def test_a_lost_change_makes_the_page_resubscribe_from_its_version(
     new_context: Any, page_errors: PageErrors, api: Api
 ) -> None:
-    """Drops one pushed change on its way to the page: the next change reveals the gap."""
+    """Drops one change on its way to the page (the page's own actions get theirs in
+    their results): the next change reveals the gap."""
     sent: list[dict[str, Any]] = []
     lost: list[int] = []
 
@@ -94,6 +95,11 @@ def test_a_lost_change_makes_the_page_resubscribe_from_its_version(
             if data.get("type") == "change" and data["version"] == 2 and not lost:
                 lost.append(data["version"])
                 return
+            carried = data.get("change") if data.get("type") == "result" else None
+            if carried and carried["version"] == 2 and not lost:
+                lost.append(carried["version"])
+                del data["change"]
+                message = json.dumps(data)
             socket.send(message)
 
         socket.on_message(to_server)
@@ -116,3 +122,100 @@ def test_a_lost_change_makes_the_page_resubscribe_from_its_version(
     assert faces(page, "w") == state["waste"][-1:]
     expect(page.get_by_test_id("stock-count")).to_have_text(str(state["stock"]))
     expect(page.get_by_test_id("moves")).to_have_text("3")
+
+
+def watch_frames(page: Page) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The WebSocket messages the page sends and receives, parsed."""
+    sent: list[dict[str, Any]] = []
+    received: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        socket.on("framereceived", lambda payload: received.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return sent, received
+
+
+def assert_board_is(page: Page, state: dict[str, Any]) -> None:
+    assert faces(page, "w") == state["waste"][-1:]
+    expect(page.get_by_test_id("stock-count")).to_have_text(str(state["stock"]))
+    expect(page.get_by_test_id("moves")).to_have_text(str(state["moves"]))
+
+
+def test_the_page_gets_its_own_changes_in_the_results(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    """One frame per action: the page asks for `changes_in_results`, and its own actions'
+    changes come in their results only; a change made elsewhere still comes as a frame."""
+    page: Page = page_errors.watch(new_context().new_page())
+    sent, received = watch_frames(page)
+    page.goto("/")
+    created = start_code(page, "DS1-D1N-AAAAAAC")
+    game_id, token = created["game_id"], created["player_token"]
+    assert [m for m in sent if m["type"] == "hello"] == [
+        {"type": "hello", "protocol": 1, "changes_in_results": True}
+    ]
+    assert [m.get("changes_in_results") for m in received if m["type"] == "welcome"] == [True]
+
+    page.get_by_test_id("stock").click()
+    wait_version(page, 1)
+    page.get_by_test_id("undo").click()
+    wait_version(page, 2)
+    page.get_by_test_id("stock").click()
+    wait_version(page, 3)
+    version, state = api.state(game_id)
+    assert version == 3
+    assert_board_is(page, state)
+    results = [m for m in received if m["type"] == "result" and m.get("game_id") == game_id]
+    assert [(m["version"], m["change"]["version"]) for m in results] == [(1, 1), (2, 2), (3, 3)]
+    assert [m for m in received if m["type"] == "change"] == []
+
+    # The same player on another device: that change reaches the page as a frame.
+    status, accepted = api.post(f"/games/{game_id}/actions", {"action": "d"}, token)
+    assert status == 200 and accepted["version"] == 4
+    wait_version(page, 4)
+    assert_board_is(page, api.state(game_id)[1])
+    assert [m["version"] for m in received if m["type"] == "change"] == [4]
+
+
+def test_a_server_without_changes_in_results_sends_change_frames_the_page_follows(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    """A server that does not know the option leaves it out of the welcome (here, the
+    option is taken out of the hello on its way): the changes come as frames as before."""
+    received: list[dict[str, Any]] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "hello":
+                data.pop("changes_in_results", None)
+                message = json.dumps(data)
+            server.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            received.append(json.loads(message))
+            socket.send(message)
+
+        socket.on_message(to_server)
+        server.on_message(to_page)
+
+    page: Page = page_errors.watch(new_context().new_page())
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto("/")
+    created = start_code(page, "DS1-D1N-AAAAAAC")
+    assert [m.get("changes_in_results") for m in received if m["type"] == "welcome"] == [None]
+    page.get_by_test_id("stock").click()
+    wait_version(page, 1)
+    page.get_by_test_id("undo").click()
+    wait_version(page, 2)
+    page.get_by_test_id("stock").click()
+    wait_version(page, 3)
+    version, state = api.state(created["game_id"])
+    assert version == 3
+    assert_board_is(page, state)
+    assert [m["version"] for m in received if m["type"] == "change"] == [1, 2, 3]
+    assert not [m for m in received if m["type"] == "result" and "change" in m]
