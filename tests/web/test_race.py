@@ -145,7 +145,8 @@ def test_a_race_between_two_browsers(
         expect(table).to_be_visible()
         rows = page.get_by_test_id("result-row")
         expect(rows).to_have_count(2)
-        assert [row.get_attribute("data-player-id") for row in rows.all()] == ranking
+        for place, player_id in enumerate(ranking):
+            expect(rows.nth(place)).to_have_attribute("data-player-id", player_id)
         expect(rows.first).to_have_attribute("data-rank", "1")
         expect(page.get_by_test_id("race-result-code")).to_have_text(result["code"])
         expect(page.get_by_test_id("game-code")).to_have_text(result["code"])
