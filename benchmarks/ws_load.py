@@ -93,6 +93,7 @@ def _echo_app(settings: Any = None) -> Any:
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from service.store.redis import RedisStore
+    from service.store.redis_layout import channel
 
     store = RedisStore(settings) if settings is not None else None
     topic = f"bench-{secrets.token_hex(4)}"
@@ -106,7 +107,7 @@ def _echo_app(settings: Any = None) -> Any:
                     # One PUBLISH round trip per frame on the store's pooled client, as
                     # the yardstick has always been: not through the store's batching,
                     # which would make it a measure of pipelining instead.
-                    await store._redis.publish(store._channel(topic), text.encode())
+                    await store._redis.publish(channel(topic), text.encode())
                 await websocket.send_text(text)
         except WebSocketDisconnect:
             pass

@@ -79,12 +79,27 @@ class ChangeFeed:
                 await self._pubsub.unsubscribe(channel(topic))
 
     async def _read(self) -> None:
-        """One reader for all of this instance's subscriptions, reconnecting with backoff."""
+        """One reader for all of this instance's subscriptions, reconnecting with backoff.
+
+        It reads the connection's replies itself instead of calling ``get_message``:
+        that wrapper (a health check, a retry wrapper and a message dict per reply) cost
+        about a tenth of the service's CPU per action, since every change comes back to
+        the instance that made it. The health check runs when a second passes without a
+        message, which is when it matters: traffic itself shows the connection is alive.
+        """
         delay = 0.1
         while True:
             await self._subscribed.wait()
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
+                connection = self._pubsub.connection
+                if connection is None:
+                    raise RuntimeError("not connected yet")
+                reply = await connection.read_response(
+                    timeout=1.0, disconnect_on_error=False, push_request=True
+                )
+                if reply is None:
+                    await self._pubsub.check_health()
+                    continue
             except (RedisError, OSError) as exc:
                 log.warning("change feed lost (%s); retrying in %.1fs", exc, delay)
                 await asyncio.sleep(delay)
@@ -96,10 +111,10 @@ class ChangeFeed:
                 await asyncio.sleep(0.05)
                 continue
             delay = 0.1
-            if message is None or message.get("type") != "message":
-                continue
-            version, _, payload = message["data"].partition(b"\n")
-            self._deliver(Delivery(game_of_channel(message["channel"]), int(version), payload))
+            # Subscription confirmations and health-check pongs are not changes.
+            if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                version, _, payload = reply[2].partition(b"\n")
+                self._deliver(Delivery(game_of_channel(reply[1]), int(version), payload))
 
     async def _resubscribe(self) -> None:
         channels = [channel(topic) for topic in self._topics()]
