@@ -1,14 +1,16 @@
 // @ts-check
-// The page: menus and the game being played; races (race-flow.js, race-view.js), read-outs
-// (readouts.js) and the pages over the table (router.js) live in modules of their own.
+// The page: the game being played; the menu (menu.js), races (race-flow.js, race-view.js),
+// read-outs (readouts.js) and the pages over the table (router.js) live in modules of their
+// own.
 
-import { ApiError, createGame } from "./api.js";
+import { createGame } from "./api.js";
 import { Board } from "./board.js";
 import { Connection, socketUrl } from "./connection.js";
 import { byId } from "./dom.js";
 import { knownError } from "./errors.js";
 import { GameSession } from "./game.js";
 import { lang, setLang, t, translate } from "./i18n.js";
+import { closeMenu, menuError, openMenu, wireMenu } from "./menu.js";
 import { RaceSession } from "./race.js";
 import { renderHud, renderNotice, showLink, tick } from "./readouts.js";
 import {
@@ -17,20 +19,10 @@ import {
   STORE_LANG,
   STORE_NAME,
   STORE_RACE,
-  checked,
-  field,
   load,
-  radio,
   save,
 } from "./storage.js";
-import {
-  createRace,
-  joinRace,
-  leaveRace,
-  rematch,
-  renderRace,
-  switchRace,
-} from "./race-flow.js";
+import { leaveRace, renderRace, switchRace, wireRace } from "./race-flow.js";
 
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").Rejection} Rejection */
@@ -147,13 +139,13 @@ export class App {
     });
     this.connection.connect();
     setInterval(() => tick(this), 200);
-    if (!this.resume()) this.openMenu();
+    if (!this.resume()) openMenu(this);
   }
 
   wire() {
     const ui = this.ui;
-    ui.newGame.addEventListener("click", () => this.openMenu());
-    ui.menuClose.addEventListener("click", () => this.closeMenu());
+    wireMenu(this);
+    wireRace(this);
     ui.undo.addEventListener("click", () => this.undo());
     ui.resign.addEventListener("click", () => void this.race?.command("resign"));
     ui.lang.addEventListener("click", () => this.switchLang(lang() === "en" ? "fi" : "en"));
@@ -161,51 +153,6 @@ export class App {
       save(STORE_DOUBLE, ui.double.checked ? "on" : "off"),
     );
     ui.messageClose.addEventListener("click", () => this.setNotice(null));
-    for (const tab of ui.menu.querySelectorAll("[data-tab]")) {
-      tab.addEventListener("click", () => this.showTab(tab.getAttribute("data-tab") ?? "play"));
-    }
-    for (const form of [ui.formNew, ui.formRaceCreate]) {
-      form.addEventListener("change", () => this.syncScoring(form));
-      this.syncScoring(form);
-    }
-    ui.formNew.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const form = ui.formNew;
-      void this.newGame({
-        game: radio(form, "game") === "TF" ? "TF" : "DS",
-        draw: radio(form, "draw") === "3" ? 3 : 1,
-        scoring: radio(form, "scoring") === "vegas" ? "vegas" : "normal",
-        ...(checked(form, "winnable") ? { winnable: true } : {}),
-      });
-    });
-    ui.formCode.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const code = field(ui.formCode, "code")?.value.trim() ?? "";
-      if (code) void this.newGame({ code });
-    });
-    ui.formRaceCreate.addEventListener("submit", (e) => {
-      e.preventDefault();
-      void createRace(this);
-    });
-    ui.formRaceJoin.addEventListener("submit", (e) => {
-      e.preventDefault();
-      void joinRace(this);
-    });
-    ui.lobbyReady.addEventListener("click", () => {
-      const me = this.race?.me();
-      void this.race?.command(me?.ready ? "unready" : "ready");
-    });
-    ui.lobbyStart.addEventListener("click", () => void this.race?.command("start"));
-    ui.lobbyLeave.addEventListener("click", () => leaveRace(this));
-    ui.resultRematch.addEventListener("click", () => void rematch(this));
-    ui.resultReplay.addEventListener("click", () => {
-      const code = this.race?.race?.result?.code;
-      if (code) void this.newGame({ code });
-    });
-    ui.resultClose.addEventListener("click", () => {
-      this.resultClosedFor = this.race?.raceId ?? "";
-      ui.result.hidden = true;
-    });
     document.addEventListener("keydown", (e) => {
       const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
       if (typing) return;
@@ -213,21 +160,9 @@ export class App {
         e.preventDefault();
         this.undo();
       } else if (e.key === "Escape" && !ui.menu.hidden && this.game) {
-        this.closeMenu();
+        closeMenu(this);
       }
     });
-  }
-
-  /** Vegas scoring exists for Double Solitaire only. @param {HTMLFormElement} form */
-  syncScoring(form) {
-    const tf = radio(form, "game") === "TF";
-    const vegas = form.querySelector('input[name="scoring"][value="vegas"]');
-    const normal = form.querySelector('input[name="scoring"][value="normal"]');
-    if (vegas instanceof HTMLInputElement && normal instanceof HTMLInputElement) {
-      vegas.disabled = tf;
-      if (tf && vegas.checked) normal.checked = true;
-      vegas.closest("label")?.classList.toggle("disabled", tf);
-    }
   }
 
   /** Picks the saved race or solo game up again after a reload. */
@@ -268,46 +203,7 @@ export class App {
     }
   }
 
-  // ------------------------------------------------------------------ menus
-
-  openMenu() {
-    this.ui.menuError.hidden = true;
-    this.ui.menuClose.hidden = !this.game && !this.race;
-    this.ui.menu.hidden = false;
-  }
-
-  closeMenu() {
-    if (!this.game && !this.race) return;
-    this.ui.menu.hidden = true;
-  }
-
-  /** @param {string} name */
-  showTab(name) {
-    for (const tab of this.ui.menu.querySelectorAll("[data-tab]")) {
-      tab.classList.toggle("active", tab.getAttribute("data-tab") === name);
-    }
-    for (const page of this.ui.menu.querySelectorAll("[data-page]")) {
-      if (page instanceof HTMLElement) page.hidden = page.getAttribute("data-page") !== name;
-    }
-  }
-
-  /** @param {unknown} error */
-  menuError(error) {
-    this.ui.menuError.textContent = this.describe(error);
-    this.ui.menuError.hidden = false;
-  }
-
-  /**
-   * A readable line for a failed request.
-   * @param {unknown} error
-   */
-  describe(error) {
-    if (error instanceof ApiError && error.problem) {
-      const known = knownError(error.problem.code, error.problem.retry_after);
-      return known ? `${known} (${error.problem.detail})` : error.problem.detail;
-    }
-    return error instanceof Error ? error.message : String(error);
-  }
+  // ------------------------------------------------------------------ language
 
   /** @param {Lang} next */
   switchLang(next) {
@@ -328,7 +224,7 @@ export class App {
     try {
       created = await createGame(request);
     } catch (error) {
-      this.menuError(error);
+      menuError(this, error);
       return;
     }
     leaveRace(this, { quiet: true });
@@ -416,7 +312,7 @@ export class App {
       this.game.close();
       this.game = null;
       this.board.clear();
-      this.openMenu();
+      openMenu(this);
     }
     this.setNotice({ kind: "error", code: error.code, text: knownError(error.code) ?? error.message });
   }

@@ -1,9 +1,11 @@
 // @ts-check
-// Races on the page: creating and joining one, following it, leaving, the rematch.
+// Races on the page: creating and joining one, following it, leaving, the rematch, and the
+// controls that do it.
 
 import { createRace as postRace, joinRace as postJoin } from "./api.js";
 import { GameSession } from "./game.js";
 import { t } from "./i18n.js";
+import { menuError, openMenu } from "./menu.js";
 import { RaceSession } from "./race.js";
 import { renderHud } from "./readouts.js";
 import { renderLobby, renderOpponents, renderResult } from "./race-view.js";
@@ -13,6 +15,34 @@ import { STORE_GAME, STORE_NAME, STORE_RACE, field, radio, save } from "./storag
 /** @typedef {import("./types.js").RaceView} RaceView */
 /** @typedef {import("./types.js").RaceJoined} RaceJoined */
 /** @typedef {import("./types.js").CreateRaceRequest} CreateRaceRequest */
+
+/** The race forms of the menu, and the buttons of the lobby and of the result. @param {App} app */
+export function wireRace(app) {
+  const ui = app.ui;
+  ui.formRaceCreate.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void createRace(app);
+  });
+  ui.formRaceJoin.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void joinRace(app);
+  });
+  ui.lobbyReady.addEventListener("click", () => {
+    const me = app.race?.me();
+    void app.race?.command(me?.ready ? "unready" : "ready");
+  });
+  ui.lobbyStart.addEventListener("click", () => void app.race?.command("start"));
+  ui.lobbyLeave.addEventListener("click", () => leaveRace(app));
+  ui.resultRematch.addEventListener("click", () => void rematch(app));
+  ui.resultReplay.addEventListener("click", () => {
+    const code = app.race?.race?.result?.code;
+    if (code) void app.newGame({ code });
+  });
+  ui.resultClose.addEventListener("click", () => {
+    app.resultClosedFor = app.race?.raceId ?? "";
+    ui.result.hidden = true;
+  });
+}
 
 /** @param {App} app */
 export function playerName(app) {
@@ -41,7 +71,7 @@ export async function createRace(app) {
     };
     enterRace(app, await postRace(request));
   } catch (error) {
-    app.menuError(error);
+    menuError(app, error);
   }
 }
 
@@ -53,7 +83,7 @@ export async function joinRace(app) {
     if (!code) throw new Error(t("join_code"));
     enterRace(app, await postJoin({ join_code: code, name }));
   } catch (error) {
-    app.menuError(error);
+    menuError(app, error);
   }
 }
 
@@ -121,7 +151,7 @@ export function leaveRace(app, options = {}) {
     app.game = null;
     app.board.clear();
     renderHud(app);
-    app.openMenu();
+    openMenu(app);
   }
 }
 

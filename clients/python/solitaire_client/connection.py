@@ -6,159 +6,39 @@ its subscriptions (game sessions, race watches). When the connection drops it di
 again with backoff, lets every subscription resubscribe (resuming from its last version)
 and then re-sends every request still waiting for its answer *with the same request id*,
 so the service recognises a request it has already applied instead of applying it twice.
+
+The link that does the dialing, pacing and routing is :class:`~solitaire_client.link.Link`
+(:mod:`.link`); the messages and the subscription protocol are in :mod:`.messages`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
 
-from service.protocol import PROTOCOL_VERSION, Change, ErrorCode
-from service.protocol_ws import (
-    ErrorMessage,
-    HintAnswer,
-    PingMessage,
-    PongMessage,
-    RaceMessage,
-    RaceProgressMessage,
-    ResultMessage,
-    ServerMessage,
-    SnapshotMessage,
-    SubscribedMessage,
-    UnsubscribedMessage,
-    WelcomeMessage,
-)
+from service.protocol_ws import ErrorMessage, PingMessage
 
-from .errors import (
-    ProtocolError,
-    ServiceUnavailable,
-    SessionClosed,
-    error_from_message,
-)
-from .rest import new_request_id, websocket_url
+from .errors import ProtocolError, ServiceUnavailable, SessionClosed, error_from_message
+from .link import Link, PendingRequest
+from .messages import AnyServerMessage, Send, Subscription
+from .rest_base import new_request_id
 
-log = logging.getLogger("solitaire_client")
-
-AnyServerMessage = (
-    WelcomeMessage
-    | SubscribedMessage
-    | SnapshotMessage
-    | Change
-    | ResultMessage
-    | UnsubscribedMessage
-    | ErrorMessage
-    | PongMessage
-    | HintAnswer
-    | RaceMessage
-    | RaceProgressMessage
-)
-SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
-
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-"""Sends one JSON message on the current connection."""
+__all__ = ["AnyServerMessage", "Connection", "Send", "Subscription"]
 
 
-class Subscription(Protocol):
-    """Something that follows a game or race over a :class:`Connection`."""
-
-    async def on_connected(self, send: Send) -> None:
-        """A (new) connection is up: subscribe again, resuming where it left off."""
-
-    async def on_message(self, message: AnyServerMessage) -> None:
-        """Every message from the service, in order; ignore those for others."""
-
-    async def on_rate_limited(self, send: Send) -> None:
-        """The service ignored a message: re-send an unanswered subscribe."""
-
-    def on_fatal(self, error: ProtocolError) -> None:
-        """The connection is gone for good."""
-
-
-@dataclass(eq=False, slots=True)
-class _Request:
-    message: dict[str, Any]
-    future: asyncio.Future[AnyServerMessage]
-    generation: int = -1
-    sent: int = field(default=0)
-
-
-class _Bucket:
-    """Client-side token bucket, a little stricter than the service's own."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = max(rate * 0.9, 0.1)
-        self.burst = float(max(burst - 1, 1))
-        self.tokens = self.burst
-        self.stamp = time.monotonic()
-
-    def delay(self) -> float:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return 0.0
-        wait = (1.0 - self.tokens) / self.rate
-        self.tokens -= 1.0
-        return wait
-
-
-class Connection:
+class Connection(Link):
     """A resilient WebSocket connection; see the module docstring.
 
     ``url`` is the service's base URL (``http://host:port``) or its ``ws://.../ws`` URL.
-    ``give_up_after`` bounds how long it keeps trying to reconnect (seconds).
+    ``give_up_after`` bounds how long it keeps trying to reconnect (seconds). The
+    constructor and these settings are :class:`~solitaire_client.link.Link`'s.
     """
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        reconnect: bool = True,
-        give_up_after: float = 30.0,
-        backoff: tuple[float, float] = (0.05, 2.0),
-        request_timeout: float = 30.0,
-        open_timeout: float = 10.0,
-        throttle: bool = True,
-    ) -> None:
-        self.url = url if url.startswith(("ws://", "wss://")) else websocket_url(url)
-        self.reconnect = reconnect
-        self.give_up_after = give_up_after
-        self.backoff = backoff
-        self.request_timeout = request_timeout
-        self.open_timeout = open_timeout
-        self.throttle = throttle
-        self.welcome: WelcomeMessage | None = None
-        self.reconnects = 0
-        """How many times the connection was re-established after a drop."""
-        self.frames_received = 0
-        self.resent_requests = 0
-        """Requests re-sent (same id) after a reconnect or a rate-limit refusal."""
-        self._ws: ClientConnection | None = None
-        self._live = asyncio.Event()
-        self._generation = 0
-        self._requests: dict[str, _Request] = {}
-        self._subscriptions: list[Subscription] = []
-        self._sub_generation: dict[int, int] = {}
-        self._bucket: _Bucket | None = None
-        self._send_lock = asyncio.Lock()
-        self._supervisor: asyncio.Task[None] | None = None
-        self._opened: asyncio.Future[None] | None = None
-        self._failure: ProtocolError | None = None
-        self._closing = False
-        self._background: set[asyncio.Task[None]] = set()
-        self._resend_scheduled = False
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -237,23 +117,7 @@ class Connection:
             self._subscriptions.remove(subscription)
         self._sub_generation.pop(id(subscription), None)
 
-    # ------------------------------------------------------------------ sending
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Sends now if connected; otherwise drops it (subscriptions recover on reconnect)."""
-        ws = self._ws
-        if ws is None or not self._live.is_set():
-            return
-        with contextlib.suppress(ConnectionClosed):
-            await self._send_on(ws, message)
-
-    async def _send_on(self, ws: ClientConnection, message: dict[str, Any]) -> None:
-        async with self._send_lock:
-            if self.throttle and self._bucket is not None:
-                delay = self._bucket.delay()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-            await ws.send(json.dumps(message, separators=(",", ":")))
+    # ------------------------------------------------------------------ requests
 
     async def request(
         self, message: dict[str, Any], *, timeout: float | None = None
@@ -268,7 +132,7 @@ class Connection:
             raise self._failure
         request_id = message.setdefault("id", new_request_id())
         future: asyncio.Future[AnyServerMessage] = asyncio.get_running_loop().create_future()
-        request = _Request(message, future)
+        request = PendingRequest(message, future)
         self._requests[request_id] = request
         try:
             ws = self._ws
@@ -297,174 +161,3 @@ class Connection:
         message = PingMessage(type="ping", id=new_request_id()).model_dump(exclude_none=True)
         await self.request(message, timeout=timeout)
         return time.monotonic() - started
-
-    # ------------------------------------------------------------------ supervisor
-
-    async def _supervise(self) -> None:
-        first = True
-        down_since = time.monotonic()
-        attempt = 0
-        while not self._closing:
-            try:
-                ws = await connect(self.url, open_timeout=self.open_timeout, max_size=2**22)
-            except (OSError, InvalidHandshake, TimeoutError) as exc:
-                if first:
-                    self._fail(ServiceUnavailable("unreachable", f"{self.url}: {exc}"))
-                    return
-                if not await self._wait_before_retry(down_since, attempt, exc):
-                    return
-                attempt += 1
-                continue
-            except InvalidURI as exc:
-                self._fail(ProtocolError("bad_url", str(exc)))
-                return
-            try:
-                await self._serve(ws, first)
-            except ProtocolError as exc:
-                self._fail(exc)
-                with contextlib.suppress(Exception):
-                    await ws.close()
-                return
-            except (ConnectionClosed, OSError, TimeoutError) as exc:
-                log.info("connection to %s lost: %s", self.url, exc)
-            finally:
-                self._live.clear()
-                self._ws = None
-            if self._closing:
-                return
-            if first and self._opened is not None and not self._opened.done():
-                self._fail(ServiceUnavailable("unreachable", "the connection closed at once"))
-                return
-            first = False
-            if not self.reconnect:
-                self._fail(SessionClosed("the connection was lost"))
-                return
-            down_since = time.monotonic()
-            attempt = 0
-            if not await self._wait_before_retry(down_since, attempt, None):
-                return
-            attempt += 1
-
-    async def _wait_before_retry(
-        self, down_since: float, attempt: int, exc: BaseException | None
-    ) -> bool:
-        if time.monotonic() - down_since > self.give_up_after:
-            self._fail(
-                ServiceUnavailable(
-                    "unreachable",
-                    f"could not reconnect to {self.url} within {self.give_up_after:g} s"
-                    + (f": {exc}" if exc else ""),
-                )
-            )
-            return False
-        low, high = self.backoff
-        await asyncio.sleep(min(high, low * 2**attempt))
-        return True
-
-    async def _serve(self, ws: ClientConnection, first: bool) -> None:
-        await ws.send(f'{{"type":"hello","protocol":{PROTOCOL_VERSION}}}')
-        async with asyncio.timeout(self.open_timeout):
-            while True:
-                raw = await ws.recv()
-                message = self._parse(raw)
-                if isinstance(message, WelcomeMessage):
-                    break
-                if isinstance(message, ErrorMessage):
-                    if message.code is ErrorCode.UNSUPPORTED_PROTOCOL:
-                        raise ProtocolError(message.code.value, message.message)
-                    log.warning("error before welcome: %s", message.message)
-        self.welcome = message
-        self._bucket = _Bucket(message.rate_per_second, message.rate_burst)
-        self._generation += 1
-        generation = self._generation
-        if not first:
-            self.reconnects += 1
-
-        async def send(payload: dict[str, Any]) -> None:
-            await self._send_on(ws, payload)
-
-        # Subscriptions first, then the requests still waiting (the service answers
-        # messages in order, so a re-sent action finds its subscription in place).
-        while True:
-            subs = [s for s in self._subscriptions if self._sub_generation.get(id(s)) != generation]
-            requests = [r for r in self._requests.values() if r.generation != generation]
-            if not subs and not requests:
-                break
-            for sub in subs:
-                self._sub_generation[id(sub)] = generation
-                await sub.on_connected(send)
-            for request in requests:
-                if request.generation >= 0:
-                    self.resent_requests += 1
-                request.generation = generation
-                await send(request.message)
-                request.sent += 1
-        self._ws = ws
-        self._live.set()
-        if self._opened is not None and not self._opened.done():
-            self._opened.set_result(None)
-        async for raw in ws:
-            message = self._parse(raw)
-            if message is not None:
-                await self._dispatch(message)
-
-    def _parse(self, raw: str | bytes) -> AnyServerMessage | None:
-        self.frames_received += 1
-        try:
-            return SERVER_MESSAGE.validate_json(raw)
-        except ValidationError as exc:
-            log.warning("ignoring a message this client does not understand: %s", exc)
-            return None
-
-    async def _dispatch(self, message: AnyServerMessage) -> None:
-        limited = isinstance(message, ErrorMessage) and message.code is ErrorCode.RATE_LIMITED
-        request_id = getattr(message, "id", None)
-        if request_id is not None and not limited:
-            request = self._requests.get(request_id)
-            if request is not None and not request.future.done():
-                request.future.set_result(message)
-        if limited and not self._resend_scheduled:
-            # A refused frame was not read at all: it is sent again, not answered.
-            self._resend_scheduled = True
-            self._spawn(self._after_rate_limit())
-        for sub in list(self._subscriptions):
-            await sub.on_message(message)
-
-    def _spawn(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.create_task(run())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _after_rate_limit(self) -> None:
-        """The service dropped a message: re-send whatever is still unanswered."""
-        rate = self.welcome.rate_per_second if self.welcome else 1.0
-        try:
-            await asyncio.sleep(max(0.05, 1.0 / rate))
-        finally:
-            self._resend_scheduled = False
-        ws = self._ws
-        if ws is None or not self._live.is_set():
-            return
-        with contextlib.suppress(ConnectionClosed):
-            for sub in list(self._subscriptions):
-                await sub.on_rate_limited(self.send)
-            for request in list(self._requests.values()):
-                if not request.future.done():
-                    self.resent_requests += 1
-                    await self._send_on(ws, request.message)
-
-    def _fail(self, error: ProtocolError) -> None:
-        if self._failure is None:
-            self._failure = error
-        if self._opened is not None and not self._opened.done():
-            self._opened.set_exception(error)
-            # Retrieved by open(); avoid "exception never retrieved" when nobody waits.
-            self._opened.exception()
-        for request in self._requests.values():
-            if not request.future.done():
-                request.future.set_exception(error)
-        for sub in list(self._subscriptions):
-            sub.on_fatal(error)
