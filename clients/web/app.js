@@ -9,7 +9,7 @@ import { Connection, socketUrl } from "./connection.js";
 import { byId } from "./dom.js";
 import { knownError } from "./errors.js";
 import { GameSession } from "./game.js";
-import { lang, setLang, t, translate } from "./i18n.js";
+import { lang, setLang, translate } from "./i18n.js";
 import { closeMenu, menuError, openMenu, wireMenu } from "./menu.js";
 import { RaceSession } from "./race.js";
 import { renderHud, renderNotice, showLink, tick } from "./readouts.js";
