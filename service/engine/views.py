@@ -1,0 +1,104 @@
+"""The parts of a table's public view and position text, rebuilt only where piles changed.
+
+An action touches one or two piles, yet the service builds the whole public view and
+the whole position text after each one. ``PileCache`` keeps every part it built (a
+column's view and text, the waste, the stock text, the foundation row) with a copy of
+the pile it was built from, and rebuilds a part only when its pile no longer equals
+that copy. Being keyed by the piles' contents, it needs no notice of changes: play,
+undo, a recycle's swap of stock and waste, or a test editing a pile by hand are all
+seen the same way, so no mutation path can leave a stale part behind.
+
+Parts are handed out shared: a column left alone keeps the very same dict from one view
+to the next (which also makes the diff's column comparison an identity hit). Views are
+values, so nobody may change one in place; every list that changes is a new list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .cards import CARD_TEXT, RANK_CHARS, Card
+
+# A pile copy no real pile equals (there is no card -1): everything is built at first use.
+_NEVER: list[Card] = [-1]
+# The position text's foundation heights, indexed by height (0 is an empty place).
+_HEIGHT_CHARS: tuple[str, ...] = ("-", *RANK_CHARS)
+
+
+class PileCache:
+    """What ``Table.public_view`` and ``Table.position_text`` build from the piles."""
+
+    __slots__ = (
+        "_cols",
+        "_downs",
+        "_founds",
+        "_stock",
+        "_waste",
+        "col_texts",
+        "col_views",
+        "columns_text",
+        "columns_view",
+        "foundations_text",
+        "foundations_view",
+        "stock_text",
+        "waste_text",
+        "waste_view",
+    )
+
+    def __init__(self, column_count: int, foundation_count: int) -> None:
+        # The copies the parts were built from, then the parts themselves.
+        self._cols: list[list[Card]] = [_NEVER] * column_count
+        self._downs: list[int] = [-1] * column_count
+        self._stock: list[Card] = _NEVER
+        self._waste: list[Card] = _NEVER
+        self._founds: list[int] = [-1] * foundation_count
+        self.col_views: list[dict[str, Any]] = [{}] * column_count
+        self.col_texts: list[str] = [""] * column_count
+        self.columns_view: list[dict[str, Any]] = []
+        self.columns_text = ""
+        self.stock_text = ""
+        self.waste_view: list[str] = []
+        self.waste_text = ""
+        self.foundations_view: list[str | None] = []
+        self.foundations_text = ""
+
+    def columns(self, columns: list[list[Card]], down: list[int]) -> None:
+        """Brings ``columns_view`` and ``columns_text`` up to date with the columns."""
+        if columns == self._cols and down == self._downs:
+            return  # one comparison in C: the usual case right after another call
+        cols, downs, views, texts = self._cols, self._downs, self.col_views, self.col_texts
+        for i, col in enumerate(columns):
+            hidden = down[i]
+            if hidden != downs[i] or col != cols[i]:
+                cols[i] = col[:]
+                downs[i] = hidden
+                # One pass over the cards for both forms: "<down>|<up>" is the faces
+                # with a bar inserted where the face-up cards start.
+                faces = [CARD_TEXT[c] for c in col]
+                views[i] = {"down": hidden, "up": faces[hidden:]}
+                faces.insert(hidden, "|")
+                texts[i] = "".join(faces)
+        # A new list each time: the previous view keeps the one it was given.
+        self.columns_view = views[:]
+        self.columns_text = "/".join(texts)
+
+    def waste(self, waste: list[Card]) -> None:
+        if waste != self._waste:
+            self._waste = waste[:]
+            self.waste_view = [CARD_TEXT[c] for c in waste]
+            self.waste_text = "".join(self.waste_view) or "-"
+
+    def stock(self, stock: list[Card]) -> None:
+        if stock != self._stock:
+            self._stock = stock[:]
+            self.stock_text = "".join([CARD_TEXT[c] for c in stock]) or "-"
+
+    def foundations(self, foundations: list[int], suit_of: Callable[[int], int]) -> None:
+        if foundations != self._founds:
+            self._founds = foundations[:]
+            self.foundations_view = [
+                CARD_TEXT[suit_of(place) * 13 + height - 1] if height else None
+                for place, height in enumerate(foundations)
+            ]
+            self.foundations_text = "".join(map(_HEIGHT_CHARS.__getitem__, foundations))
