@@ -13,12 +13,17 @@ _SCALARS = ("stock", "score", "score_display", "moves", "undo_available", "won",
 
 
 def _list_patch(path: str, old: list[Any], new: list[Any], ops: list[dict[str, Any]]) -> None:
-    if old == new:
+    if old is new or old == new:
         return
-    keep = 0
+    # Piles change at their top: the common prefix is usually all of the shorter list,
+    # which one comparison in C finds; only a pile changed lower down takes the loop.
     limit = min(len(old), len(new))
-    while keep < limit and old[keep] == new[keep]:
-        keep += 1
+    if old[:limit] == new[:limit]:
+        keep = limit
+    else:
+        keep = 0
+        while old[keep] == new[keep]:
+            keep += 1
     if keep == 0 and old:
         ops.append({"op": "replace", "path": path, "value": list(new)})
         return
@@ -31,12 +36,15 @@ def _list_patch(path: str, old: list[Any], new: list[Any], ops: list[dict[str, A
 def public_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     """The add/remove/replace operations that turn public view ``old`` into ``new``."""
     ops: list[dict[str, Any]] = []
-    for i, (before, after) in enumerate(zip(old["columns"], new["columns"], strict=True)):
-        if before == after:  # most columns: one comparison in C instead of building paths
-            continue
-        if before["down"] != after["down"]:
-            ops.append({"op": "replace", "path": f"/columns/{i}/down", "value": after["down"]})
-        _list_patch(f"/columns/{i}/up", before["up"], after["up"], ops)
+    old_columns, new_columns = old["columns"], new["columns"]
+    if old_columns is not new_columns:  # the same list when no column changed
+        for i, (before, after) in enumerate(zip(old_columns, new_columns, strict=True)):
+            # Most columns: the very same dict (views share unchanged parts), else equal.
+            if before is after or before == after:
+                continue
+            if before["down"] != after["down"]:
+                ops.append({"op": "replace", "path": f"/columns/{i}/down", "value": after["down"]})
+            _list_patch(f"/columns/{i}/up", before["up"], after["up"], ops)
     _list_patch("/waste", old["waste"], new["waste"], ops)
     if old["foundations"] != new["foundations"]:
         for i, (before, after) in enumerate(
