@@ -198,9 +198,7 @@ class Table:
         views where the piles did not change: a view is a value, never to be edited.
         """
         parts = self._parts
-        parts.columns(self.columns, self.down)
-        parts.waste(self.waste)
-        parts.foundations(self.foundations, self.foundation_suit)
+        parts.view(self.columns, self.down, self.waste, self.foundations, self.foundation_suit)
         return {
             "game": self.kind.value,
             "draw": self.draw,
@@ -241,17 +239,16 @@ class Table:
     def position_text(self) -> str:
         """A FEN-like one-line position (see docs/notation.md); history not included."""
         parts = self._parts
-        parts.columns(self.columns, self.down)
-        parts.stock(self.stock)
-        parts.waste(self.waste)
-        parts.foundations(self.foundations, self.foundation_suit)
+        parts.text(
+            self.columns, self.down, self.stock, self.waste, self.foundations, self.foundation_suit
+        )
         return " ".join(
             (
                 self.kind.value,
                 f"{self.draw}{self.scoring.letter}",
                 parts.columns_text,
-                parts.stock_text,
-                parts.waste_text,
+                parts.stock_text or "-",
+                parts.waste_text or "-",
                 parts.foundations_text,
                 str(self.score),
                 str(self.moves),

@@ -63,10 +63,43 @@ class PileCache:
         self.foundations_view: list[str | None] = []
         self.foundations_text = ""
 
-    def columns(self, columns: list[list[Card]], down: list[int]) -> None:
-        """Brings ``columns_view`` and ``columns_text`` up to date with the columns."""
-        if columns == self._cols and down == self._downs:
-            return  # one comparison in C: the usual case right after another call
+    def view(
+        self,
+        columns: list[list[Card]],
+        down: list[int],
+        waste: list[Card],
+        foundations: list[int],
+        suit_of: Callable[[int], int],
+    ) -> None:
+        """Brings the parts of the public view up to date with the piles."""
+        # Each test is one comparison in C; the usual case is that most parts are equal.
+        if columns != self._cols or down != self._downs:
+            self._columns(columns, down)
+        if waste != self._waste:
+            self._waste_changed(waste)
+        if foundations != self._founds:
+            self._foundations(foundations, suit_of)
+
+    def text(
+        self,
+        columns: list[list[Card]],
+        down: list[int],
+        stock: list[Card],
+        waste: list[Card],
+        foundations: list[int],
+        suit_of: Callable[[int], int],
+    ) -> None:
+        """Brings the parts of the position text up to date with the piles."""
+        if columns != self._cols or down != self._downs:
+            self._columns(columns, down)
+        if stock != self._stock:
+            self._stock_changed(stock)
+        if waste != self._waste:
+            self._waste_changed(waste)
+        if foundations != self._founds:
+            self._foundations(foundations, suit_of)
+
+    def _columns(self, columns: list[list[Card]], down: list[int]) -> None:
         cols, downs, views, texts = self._cols, self._downs, self.col_views, self.col_texts
         for i, col in enumerate(columns):
             hidden = down[i]
@@ -83,22 +116,39 @@ class PileCache:
         self.columns_view = views[:]
         self.columns_text = "/".join(texts)
 
-    def waste(self, waste: list[Card]) -> None:
-        if waste != self._waste:
-            self._waste = waste[:]
+    def _waste_changed(self, waste: list[Card]) -> None:
+        # Draws add to the top of the waste and moves take from it: the long rest of
+        # the pile is then kept as it is, and only a recycle or an undo of one rebuilds.
+        old = self._waste
+        kept, size = len(old), len(waste)
+        if size > kept and waste[:kept] == old:
+            added = [CARD_TEXT[c] for c in waste[kept:]]
+            self.waste_view = self.waste_view + added
+            self.waste_text += "".join(added)
+        elif size < kept and old[:size] == waste:
+            self.waste_view = self.waste_view[:size]
+            self.waste_text = self.waste_text[: 2 * size]
+        else:
             self.waste_view = [CARD_TEXT[c] for c in waste]
-            self.waste_text = "".join(self.waste_view) or "-"
+            self.waste_text = "".join(self.waste_view)
+        self._waste = waste[:]
 
-    def stock(self, stock: list[Card]) -> None:
-        if stock != self._stock:
-            self._stock = stock[:]
-            self.stock_text = "".join([CARD_TEXT[c] for c in stock]) or "-"
+    def _stock_changed(self, stock: list[Card]) -> None:
+        # Draws take from the top of the stock and their undos put the cards back.
+        old = self._stock
+        kept, size = len(old), len(stock)
+        if size < kept and old[:size] == stock:
+            self.stock_text = self.stock_text[: 2 * size]
+        elif size > kept and stock[:kept] == old:
+            self.stock_text += "".join([CARD_TEXT[c] for c in stock[kept:]])
+        else:
+            self.stock_text = "".join([CARD_TEXT[c] for c in stock])
+        self._stock = stock[:]
 
-    def foundations(self, foundations: list[int], suit_of: Callable[[int], int]) -> None:
-        if foundations != self._founds:
-            self._founds = foundations[:]
-            self.foundations_view = [
-                CARD_TEXT[suit_of(place) * 13 + height - 1] if height else None
-                for place, height in enumerate(foundations)
-            ]
-            self.foundations_text = "".join(map(_HEIGHT_CHARS.__getitem__, foundations))
+    def _foundations(self, foundations: list[int], suit_of: Callable[[int], int]) -> None:
+        self._founds = foundations[:]
+        self.foundations_view = [
+            CARD_TEXT[suit_of(place) * 13 + height - 1] if height else None
+            for place, height in enumerate(foundations)
+        ]
+        self.foundations_text = "".join(map(_HEIGHT_CHARS.__getitem__, foundations))
