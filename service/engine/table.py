@@ -9,7 +9,6 @@ sizes and the few hooks below.
 
 from __future__ import annotations
 
-import base64
 from typing import Any, ClassVar, Self
 
 from .cards import CARD_TEXT, KING, Card
@@ -199,10 +198,11 @@ class Table:
         """
         parts = self._parts
         parts.view(self.columns, self.down, self.waste, self.foundations, self.foundation_suit)
+        # ``_value_`` is what ``value`` returns, without the enum property's lookup.
         return {
-            "game": self.kind.value,
+            "game": self.kind._value_,
             "draw": self.draw,
-            "scoring": self.scoring.value,
+            "scoring": self.scoring._value_,
             "columns": parts.columns_view,
             "stock": len(self.stock),
             "waste": parts.waste_view,
@@ -244,7 +244,7 @@ class Table:
         )
         return " ".join(
             (
-                self.kind.value,
+                self.kind._value_,
                 f"{self.draw}{self.scoring.letter}",
                 parts.columns_text,
                 parts.stock_text or "-",
@@ -260,7 +260,7 @@ class Table:
 
         A resigned game ends with an eleventh field, ``resigned``.
         """
-        history = base64.b64encode(self._undo).decode("ascii") if self._undo else "-"
+        history = self._parts.history(self._undo) or "-"
         ending = " resigned" if self.resigned else ""
         return f"{self.position_text()} {self._code_text} {history}{ending}"
 

@@ -15,15 +15,18 @@ values, so nobody may change one in place; every list that changes is a new list
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
 from .cards import CARD_TEXT, RANK_CHARS, Card
+from .history import RECORD_BYTES
 
 # A pile copy no real pile equals (there is no card -1): everything is built at first use.
 _NEVER: list[Card] = [-1]
 # The position text's foundation heights, indexed by height (0 is an empty place).
 _HEIGHT_CHARS: tuple[str, ...] = ("-", *RANK_CHARS)
+_RECORD_CHARS = RECORD_BYTES // 3 * 4  # base64 writes 3 bytes as 4 characters
 
 
 class PileCache:
@@ -34,6 +37,7 @@ class PileCache:
         "_downs",
         "_founds",
         "_stock",
+        "_undo",
         "_waste",
         "col_texts",
         "col_views",
@@ -41,6 +45,7 @@ class PileCache:
         "columns_view",
         "foundations_text",
         "foundations_view",
+        "history_text",
         "stock_text",
         "waste_text",
         "waste_view",
@@ -53,6 +58,7 @@ class PileCache:
         self._stock: list[Card] = _NEVER
         self._waste: list[Card] = _NEVER
         self._founds: list[int] = [-1] * foundation_count
+        self._undo = b""
         self.col_views: list[dict[str, Any]] = [{}] * column_count
         self.col_texts: list[str] = [""] * column_count
         self.columns_view: list[dict[str, Any]] = []
@@ -62,6 +68,7 @@ class PileCache:
         self.waste_text = ""
         self.foundations_view: list[str | None] = []
         self.foundations_text = ""
+        self.history_text = ""
 
     def view(
         self,
@@ -152,3 +159,26 @@ class PileCache:
             for place, height in enumerate(foundations)
         ]
         self.foundations_text = "".join(map(_HEIGHT_CHARS.__getitem__, foundations))
+
+    def history(self, undo: bytearray) -> str:
+        """The undo history in base64 ("" for none), following the history's changes."""
+        old = self._undo
+        if undo == old:
+            return self.history_text
+        # A record is 3 bytes, 4 base64 characters: an action adds one at the end, an
+        # undo takes it back, and at the limit the oldest goes from the front. Each is
+        # a cut or an addition to the text; the checks compare in place, without copies.
+        size, kept = len(undo), len(old)
+        text = self.history_text
+        if size == kept + RECORD_BYTES and undo.startswith(old):
+            text += base64.b64encode(undo[kept:]).decode("ascii")
+        elif size == kept - RECORD_BYTES and old.startswith(undo):
+            text = text[:-_RECORD_CHARS]
+        elif size == kept and size and undo.startswith(memoryview(old)[RECORD_BYTES:]):
+            added = base64.b64encode(undo[-RECORD_BYTES:]).decode("ascii")
+            text = text[_RECORD_CHARS:] + added
+        else:
+            text = base64.b64encode(undo).decode("ascii")
+        self._undo = bytes(undo)
+        self.history_text = text
+        return text
