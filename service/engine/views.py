@@ -26,7 +26,10 @@ from .history import RECORD_BYTES
 _NEVER: list[Card] = [-1]
 # The position text's foundation heights, indexed by height (0 is an empty place).
 _HEIGHT_CHARS: tuple[str, ...] = ("-", *RANK_CHARS)
-_RECORD_CHARS = RECORD_BYTES // 3 * 4  # base64 writes 3 bytes as 4 characters
+# Base64 writes each 3 bytes as 4 characters: with records of a multiple of 3 bytes, the
+# text of a history is the texts of its records one after the other.
+_RECORDS_ALIGN = RECORD_BYTES % 3 == 0
+_RECORD_CHARS = RECORD_BYTES // 3 * 4
 
 
 class PileCache:
@@ -165,12 +168,14 @@ class PileCache:
         old = self._undo
         if undo == old:
             return self.history_text
-        # A record is 3 bytes, 4 base64 characters: an action adds one at the end, an
-        # undo takes it back, and at the limit the oldest goes from the front. Each is
-        # a cut or an addition to the text; the checks compare in place, without copies.
+        # An action adds a record at the end, an undo takes it back, and at the limit the
+        # oldest goes from the front: each is a cut or an addition to the text. The
+        # checks compare in place, without copies.
         size, kept = len(undo), len(old)
         text = self.history_text
-        if size == kept + RECORD_BYTES and undo.startswith(old):
+        if not _RECORDS_ALIGN:
+            text = base64.b64encode(undo).decode("ascii")
+        elif size == kept + RECORD_BYTES and undo.startswith(old):
             text += base64.b64encode(undo[kept:]).decode("ascii")
         elif size == kept - RECORD_BYTES and old.startswith(undo):
             text = text[:-_RECORD_CHARS]
