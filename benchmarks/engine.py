@@ -8,6 +8,8 @@ games with undos (not timed), then times
 * replaying them: a validated ``play()`` of every recorded action, undos included, from
   freshly dealt games -> actions per second;
 * ``legal_actions()`` over positions taken from those games -> listings per second;
+* what the service does per accepted action: ``play()``, ``public_view()``, the change
+  message (``build_change``, with its JSON Patch) and ``serialize()`` -> CPU µs per action;
 
 and finally measures the byte length of ``serialize()`` of a Double Solitaire game whose
 undo history is full (200 records). Output: a table, then one JSON line per figure.
@@ -40,6 +42,7 @@ from service.engine import (
     column,
     new_game,
 )
+from service.game_reads import build_change
 
 TARGET_ACTIONS_PER_S = 100_000
 TARGET_RECORD_BYTES = 4 * 1024
@@ -117,6 +120,31 @@ def time_listings(games: list[Recorded], repeats: int) -> tuple[float, int]:
     return len(positions) / best, len(positions)
 
 
+def time_action_path(games: list[Recorded], repeats: int) -> tuple[float, int]:
+    """Best CPU µs per action of the service's action path: play, view, change, state.
+
+    As ``Games._act`` does it: the view before the action is the one kept from the
+    previous action, the change is built from both views and the state is serialized
+    for the store. CPU time, not wall time, so that other work on the machine counts less.
+    """
+    total = sum(len(g.actions) for g in games)
+    best = float("inf")
+    for _ in range(repeats):
+        fresh = [new_game(g.code) for g in games]  # dealing is not timed
+        start = time.process_time()
+        for game, recorded in zip(fresh, games, strict=True):
+            play, view, serialize = game.play, game.public_view, game.serialize
+            before = view()
+            for version, action in enumerate(recorded.actions, start=1):
+                outcome = play(action)
+                after = view()
+                build_change("g", version, outcome, before, after, game)
+                serialize()
+                before = after
+        best = min(best, time.process_time() - start)
+    return best / total * 1e6, total
+
+
 def full_history_bytes(seed: int) -> tuple[int, int]:
     """serialize() size of a Double Solitaire game with 200 undo records (the limit)."""
     rnd = random.Random(seed)
@@ -139,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: list[Figure] = []
     notes: list[str] = []
     listing_figures: list[Figure] = []
+    path_figures: list[Figure] = []
     for kind in (GameKind.DOUBLE, GameKind.REFLECHI):
         games = record_games(kind, count, length, args.seed)
         rate, actions = time_replay(games, repeats)
@@ -161,9 +190,18 @@ def main(argv: list[str] | None = None) -> int:
                 f"legal_actions() over {positions} positions from those games",
             )
         )
+        path_us, _ = time_action_path(games, repeats)
+        path_figures.append(
+            Figure(
+                f"engine.{kind.value}.view_change_serialize_us",
+                round(path_us, 2),
+                "us",
+                "CPU per action: play() + public_view() + build_change() + serialize()",
+            )
+        )
         if rate < TARGET_ACTIONS_PER_S:
             notes.append(f"{kind.value}: below the {TARGET_ACTIONS_PER_S:,} actions/s target")
-    figures += listing_figures
+    figures += listing_figures + path_figures
     size, records = full_history_bytes(args.seed)
     figures.append(
         Figure(

@@ -40,6 +40,7 @@ def test_engine_benchmark_reports_its_metrics() -> None:
     for game in ("DS", "TF"):
         assert f"engine.{game}.actions_per_s" in figures
         assert f"engine.{game}.legal_listings_per_s" in figures
+        assert f"engine.{game}.view_change_serialize_us" in figures
     assert "engine.DS.record_bytes_200_undo" in figures
 
 

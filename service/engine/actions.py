@@ -44,21 +44,33 @@ class Pile:
     index: int | None = None
 
     def __str__(self) -> str:
+        # ``_value_`` is the member's value as ``value`` gives it, without the property
+        # lookup: piles are written several times per action (notation, events).
         if self.index is None:
-            return self.kind.value
-        return f"{self.kind.value}{self.index + 1}"
+            return self.kind._value_
+        return f"{self.kind._value_}{self.index + 1}"
 
 
 WASTE = Pile(PileKind.WASTE)
 STOCK = Pile(PileKind.STOCK)
 FOUNDATIONS = Pile(PileKind.FOUNDATION)
 
+# Piles are immutable values: every action names one or two, so the ones notation can
+# name (indices 0..98) are made once instead of per action.
+_NAMEABLE = 99
+_COLUMNS = tuple(Pile(PileKind.COLUMN, i) for i in range(_NAMEABLE))
+_FOUNDATIONS = tuple(Pile(PileKind.FOUNDATION, i) for i in range(_NAMEABLE))
+
 
 def column(index: int) -> Pile:
+    if 0 <= index < _NAMEABLE:
+        return _COLUMNS[index]
     return Pile(PileKind.COLUMN, index)
 
 
 def foundation(index: int) -> Pile:
+    if 0 <= index < _NAMEABLE:
+        return _FOUNDATIONS[index]
     return Pile(PileKind.FOUNDATION, index)
 
 

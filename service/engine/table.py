@@ -9,14 +9,14 @@ sizes and the few hooks below.
 
 from __future__ import annotations
 
-import base64
 from typing import Any, ClassVar, Self
 
-from .cards import CARD_TEXT, KING, RANK_CHARS, Card, cards_text
+from .cards import CARD_TEXT, KING, Card
 from .deal import GameCode, GameKind, Scoring
 from .errors import InvalidPositionError
 from .history import RECORD_BYTES, unpack
 from .scoring import VEGAS_START, format_score
+from .views import PileCache
 
 
 class Table:
@@ -29,6 +29,7 @@ class Table:
 
     __slots__ = (
         "_code_text",
+        "_parts",
         "_undo",
         "code",
         "columns",
@@ -77,6 +78,7 @@ class Table:
         self.won = sum(self.foundations) == 13 * self.foundation_count
         self.resigned = False
         self._check_shape()
+        self._parts = PileCache(self.column_count, self.foundation_count)
 
     # ----------------------------------------------------------------- construction
 
@@ -113,6 +115,8 @@ class Table:
         clone._undo = bytearray(self._undo)
         clone.won = self.won
         clone.resigned = self.resigned
+        # Not shared: the copy's piles may be edited apart from the original's.
+        clone._parts = PileCache(self.column_count, self.foundation_count)
         return clone
 
     def _check_shape(self) -> None:
@@ -187,21 +191,22 @@ class Table:
     # ----------------------------------------------------------------- views
 
     def public_view(self) -> dict[str, Any]:
-        """What a player may see: face-down cards and the stock only as counts."""
+        """What a player may see: face-down cards and the stock only as counts.
+
+        The piles' parts come from the cache (views.py) and are shared with earlier
+        views where the piles did not change: a view is a value, never to be edited.
+        """
+        parts = self._parts
+        parts.view(self.columns, self.down, self.waste, self.foundations, self.foundation_suit)
+        # ``_value_`` is what ``value`` returns, without the enum property's lookup.
         return {
-            "game": self.kind.value,
+            "game": self.kind._value_,
             "draw": self.draw,
-            "scoring": self.scoring.value,
-            "columns": [
-                {"down": hidden, "up": [CARD_TEXT[c] for c in col[hidden:]]}
-                for col, hidden in zip(self.columns, self.down, strict=True)
-            ],
+            "scoring": self.scoring._value_,
+            "columns": parts.columns_view,
             "stock": len(self.stock),
-            "waste": [CARD_TEXT[c] for c in self.waste],
-            "foundations": [
-                CARD_TEXT[self.foundation_suit(p) * 13 + h - 1] if h else None
-                for p, h in enumerate(self.foundations)
-            ],
+            "waste": parts.waste_view,
+            "foundations": parts.foundations_view,
             "score": self.score,
             "score_display": self.score_display,
             "moves": self.moves,
@@ -233,19 +238,18 @@ class Table:
 
     def position_text(self) -> str:
         """A FEN-like one-line position (see docs/notation.md); history not included."""
-        cols = "/".join(
-            f"{cards_text(col[:n])}|{cards_text(col[n:])}"
-            for col, n in zip(self.columns, self.down, strict=True)
+        parts = self._parts
+        parts.text(
+            self.columns, self.down, self.stock, self.waste, self.foundations, self.foundation_suit
         )
-        founds = "".join(RANK_CHARS[h - 1] if h else "-" for h in self.foundations)
         return " ".join(
             (
-                self.kind.value,
+                self.kind._value_,
                 f"{self.draw}{self.scoring.letter}",
-                cols,
-                cards_text(self.stock) or "-",
-                cards_text(self.waste) or "-",
-                founds,
+                parts.columns_text,
+                parts.stock_text or "-",
+                parts.waste_text or "-",
+                parts.foundations_text,
                 str(self.score),
                 str(self.moves),
             )
@@ -256,7 +260,7 @@ class Table:
 
         A resigned game ends with an eleventh field, ``resigned``.
         """
-        history = base64.b64encode(self._undo).decode("ascii") if self._undo else "-"
+        history = self._parts.history(self._undo) or "-"
         ending = " resigned" if self.resigned else ""
         return f"{self.position_text()} {self._code_text} {history}{ending}"
 
