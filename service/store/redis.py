@@ -32,7 +32,7 @@ from . import (
     StoreUnavailable,
     read_log_entry,
 )
-from .redis_batches import OneByOne, Pipelined
+from .redis_batches import OneByOne, PackedInC, Pipelined
 from .redis_feed import ChangeFeed
 from .redis_layout import (
     COMMIT_SCRIPT,
@@ -80,6 +80,8 @@ class RedisStore(Store):
         else:
             # A blocking pool: a burst beyond the pool waits for a free connection
             # instead of failing with "too many connections".
+            if url.startswith("redis://"):  # (rediss:// and unix:// keep their classes)
+                options["connection_class"] = PackedInC
             pool = BlockingConnectionPool.from_url(
                 url,
                 max_connections=settings.redis_max_connections,
