@@ -99,15 +99,11 @@ class PileCache:
         foundations: list[int],
         suit_of: Callable[[int], int],
     ) -> None:
-        """Brings the parts of the position text up to date with the piles."""
-        if columns != self._cols or down != self._downs:
-            self._columns(columns, down)
+        """Brings the parts of the position text up to date with the piles: those of the
+        view (each part is built with its text) and the stock's."""
+        self.view(columns, down, waste, foundations, suit_of)
         if stock != self._stock:
             self._stock_changed(stock)
-        if waste != self._waste:
-            self._waste_changed(waste)
-        if foundations != self._founds:
-            self._foundations(foundations, suit_of)
 
     def _columns(self, columns: list[list[Card]], down: list[int]) -> None:
         cols, downs, views, texts = self._cols, self._downs, self.col_views, self.col_texts
