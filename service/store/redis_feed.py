@@ -100,6 +100,10 @@ class ChangeFeed:
             await asyncio.wait({confirmed}, timeout=_CONFIRM_SECONDS)
         finally:
             self._pongs.pop(token, None)
+        if not confirmed.done():
+            log.warning(
+                "no confirmation of the subscription to %s within %ss", topic, _CONFIRM_SECONDS
+            )
 
     async def unlisten(self, topic: str) -> None:
         with contextlib.suppress(RedisError, OSError):
