@@ -320,7 +320,7 @@ def create_app(
             results, daily, boards, games, analysis, settings.game_ttl_seconds
         )
         app.state.hints = Hints(games, analysis, daily)
-        races.deals = analysis
+        races.lobby.deals = analysis
         analysis.start_refilling(DAILY_MODES)
         try:
             yield

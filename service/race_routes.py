@@ -28,7 +28,7 @@ async def _account(request: Request) -> str:
 
 async def create_race(request: Request) -> Response:
     body = await read_body(request, CreateRaceRequest)
-    joined = await _races(request).create(
+    joined = await _races(request).lobby.create(
         account=await _account(request),
         name=body.name.strip(),
         game=body.game,
@@ -45,7 +45,7 @@ async def join_race(request: Request) -> Response:
     body = await read_body(request, JoinRaceRequest)
     client = request.client.host if request.client else ""
     account = await _account(request)
-    joined = await _races(request).join(body.join_code, body.name.strip(), client, account)
+    joined = await _races(request).lobby.join(body.join_code, body.name.strip(), client, account)
     return json_response(joined, 201)
 
 
@@ -58,12 +58,12 @@ async def race_ready(request: Request) -> Response:
     body = await read_body(request, ReadyRequest)
     race_id = request.path_params["race_id"]
     races = _races(request)
-    return json_response(await races.set_ready(race_id, bearer_token(request), body.ready))
+    return json_response(await races.lobby.set_ready(race_id, bearer_token(request), body.ready))
 
 
 async def race_start(request: Request) -> Response:
     race_id = request.path_params["race_id"]
-    return json_response(await _races(request).start(race_id, bearer_token(request)))
+    return json_response(await _races(request).lobby.start(race_id, bearer_token(request)))
 
 
 async def race_resign(request: Request) -> Response:
@@ -73,7 +73,7 @@ async def race_resign(request: Request) -> Response:
 
 async def race_rematch(request: Request) -> Response:
     race_id = request.path_params["race_id"]
-    return json_response(await _races(request).rematch(race_id, bearer_token(request)))
+    return json_response(await _races(request).lobby.rematch(race_id, bearer_token(request)))
 
 
 RACE_ROUTES = [

@@ -1,9 +1,9 @@
 """Head-to-head races: every player gets a game of the same deal, started together.
 
-``Races`` is what the routes, the WebSocket and ``Games`` use. The lobby (creating,
-joining, the start, the rematch) is in ``race_lobby``; the race document in the store,
-the messages its changes push and the timers in ``race_updates``; the status, the public
-view and the ranking, computed without I/O, in ``race_results``.
+``Races`` is what the routes, the WebSocket and ``Games`` use; its ``lobby`` (creating,
+joining, getting ready, the start, the rematch) is in ``race_lobby``; the race document
+in the store, the messages its changes push and the timers in ``race_updates``; the
+status, the public view and the ranking, computed without I/O, in ``race_results``.
 """
 
 from __future__ import annotations
@@ -48,56 +48,8 @@ class Races:
         self.lobby = RaceLobby(self.updates, games, settings)
         games.races = self
 
-    @property
-    def deals(self) -> Any:
-        """Where winnable deals come from (set by the application)."""
-        return self.lobby.deals
-
-    @deals.setter
-    def deals(self, deals: Any) -> None:
-        self.lobby.deals = deals
-
     async def close(self) -> None:
         await self.updates.close()
-
-    # ------------------------------------------------------------------ the lobby
-
-    async def create(
-        self,
-        *,
-        account: str = "",
-        name: str,
-        game: str,
-        draw: int,
-        scoring: str,
-        max_players: int,
-        time_limit_seconds: int | None,
-        winnable: bool = False,
-    ) -> dict[str, Any]:
-        return await self.lobby.create(
-            account=account,
-            name=name,
-            game=game,
-            draw=draw,
-            scoring=scoring,
-            max_players=max_players,
-            time_limit_seconds=time_limit_seconds,
-            winnable=winnable,
-        )
-
-    async def join(
-        self, join_code: str, name: str, client: str = "", account: str = ""
-    ) -> dict[str, Any]:
-        return await self.lobby.join(join_code, name, client, account)
-
-    async def set_ready(self, race_id: str, token: str | None, ready: bool) -> dict[str, Any]:
-        return await self.lobby.set_ready(race_id, token, ready)
-
-    async def start(self, race_id: str, token: str | None) -> dict[str, Any]:
-        return await self.lobby.start(race_id, token)
-
-    async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
-        return await self.lobby.rematch(race_id, token)
 
     # ------------------------------------------------------------------ players
 

@@ -144,13 +144,13 @@ class Commands:
         races, race_id = self.races, message.race_id
         command = message.command
         if command in ("ready", "unready"):
-            await races.set_ready(race_id, token, command == "ready")
+            await races.lobby.set_ready(race_id, token, command == "ready")
         elif command == "start":
-            await races.start(race_id, token)
+            await races.lobby.start(race_id, token)
         elif command == "resign":
             await races.resign_game(race_id, token)
         else:
-            await races.rematch(race_id, token)
+            await races.lobby.rematch(race_id, token)
         await self.outbox.send(
             {"type": "result", "id": message.id, "race_id": race_id, "status": "accepted"}
         )

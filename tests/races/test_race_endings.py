@@ -30,7 +30,7 @@ async def races(store_url: str) -> AsyncIterator[Races]:
 
 async def running_race(races: Races, players: int = 2) -> tuple[str, list[str]]:
     """A race that has started, and its players' tokens."""
-    host = await races.create(
+    host = await races.lobby.create(
         name="P0",
         game="TF",
         draw=1,
@@ -40,9 +40,9 @@ async def running_race(races: Races, players: int = 2) -> tuple[str, list[str]]:
     )
     tokens = [host["player_token"]]
     for n in range(1, players):
-        joined = await races.join(host["join_code"], f"P{n}")
+        joined = await races.lobby.join(host["join_code"], f"P{n}")
         tokens.append(joined["player_token"])
-    await races.start(host["race_id"], tokens[0])
+    await races.lobby.start(host["race_id"], tokens[0])
     # The start's timer pushes the race once more as it begins: let it, so that it does
     # not read the race in the middle of what a test counts.
     for _ in range(200):
