@@ -123,32 +123,17 @@ class PileCache:
         self.columns_text = "/".join(texts)
 
     def _waste_changed(self, waste: list[Card]) -> None:
-        # Draws add to the top of the waste and moves take from it: the long rest of
-        # the pile is then kept as it is, and only a recycle or an undo of one rebuilds.
-        old = self._waste
-        kept, size = len(old), len(waste)
-        if size > kept and waste[:kept] == old:
-            added = [CARD_TEXT[c] for c in waste[kept:]]
-            self.waste_view = self.waste_view + added
-            self.waste_text += "".join(added)
-        elif size < kept and old[:size] == waste:
-            self.waste_view = self.waste_view[:size]
-            self.waste_text = self.waste_text[: 2 * size]
-        else:
-            self.waste_view = [CARD_TEXT[c] for c in waste]
-            self.waste_text = "".join(self.waste_view)
+        keep = _kept_bottom(self._waste, waste)
+        added = [CARD_TEXT[c] for c in waste[keep:]]
+        self.waste_view = self.waste_view[:keep] + added
+        self.waste_text = self.waste_text[: 2 * keep] + "".join(added)
         self._waste = waste[:]
 
     def _stock_changed(self, stock: list[Card]) -> None:
-        # Draws take from the top of the stock and their undos put the cards back.
-        old = self._stock
-        kept, size = len(old), len(stock)
-        if size < kept and old[:size] == stock:
-            self.stock_text = self.stock_text[: 2 * size]
-        elif size > kept and stock[:kept] == old:
-            self.stock_text += "".join([CARD_TEXT[c] for c in stock[kept:]])
-        else:
-            self.stock_text = "".join([CARD_TEXT[c] for c in stock])
+        keep = _kept_bottom(self._stock, stock)
+        self.stock_text = self.stock_text[: 2 * keep] + "".join(
+            [CARD_TEXT[c] for c in stock[keep:]]
+        )
         self._stock = stock[:]
 
     def _foundations(self, foundations: list[int], suit_of: Callable[[int], int]) -> None:
@@ -183,3 +168,13 @@ class PileCache:
         self._undo = bytes(undo)
         self.history_text = text
         return text
+
+
+def _kept_bottom(old: list[Card], new: list[Card]) -> int:
+    """How many of ``new``'s bottom cards need no rebuilding: all of the shorter pile when
+    one is the other with cards added or taken at the top (a draw, a move from the waste,
+    their undos), else none (a recycle, or an undo of one)."""
+    kept, size = len(old), len(new)
+    if size >= kept:
+        return kept if new[:kept] == old else 0
+    return size if old[:size] == new else 0
