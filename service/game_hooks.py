@@ -19,9 +19,10 @@ RaceRead = tuple[StoredRace, dict[str, Any]]
 class RaceHooks(Protocol):
     """What the race layer needs to know about, and allow in, a race's games."""
 
-    async def gate(self, race_id: str, game_id: str) -> RaceRead:
+    async def gate(self, race_id: str, game_id: str, earlier: RaceRead | None = None) -> RaceRead:
         """Raises ``ServiceError`` when the race does not allow play now; returns the race
-        as it read it, for ``after_action`` of the same action."""
+        as it judged it (``earlier``, a read the caller just made, or a new one), for
+        ``after_action`` of the same action."""
 
     async def after_action(
         self, race_id: str, game_id: str, game: engine.Klondike, gate_read: RaceRead | None

@@ -23,6 +23,7 @@ import orjson
 from . import engine
 from .config import Settings
 from .errors import RuleRejected, ServiceError, not_found, request_id_reused
+from .game_hooks import RaceRead
 from .game_reads import GameReads, build_change
 from .ids import new_id
 from .metrics import Metrics
@@ -201,8 +202,13 @@ class Games(GameReads):
         action: engine.Action,
         expected_version: int | None = None,
         request_id: str | None = None,
+        race_read: RaceRead | None = None,
     ) -> Applied:
-        """Validates and commits one action (or undo) of the game's player."""
+        """Validates and commits one action (or undo) of the game's player.
+
+        ``race_read`` is the game's race as the caller has just read it (a race command
+        does), which the race's gate may judge instead of reading it again.
+        """
         # One action at a time per game on this instance: the live copy is shared.
         entry = self._locks.get(game_id)
         if entry is None:
@@ -212,7 +218,9 @@ class Games(GameReads):
         started = time.perf_counter()
         try:
             async with lock:
-                applied = await self._act(game_id, token, action, expected_version, request_id)
+                applied = await self._act(
+                    game_id, token, action, expected_version, request_id, race_read
+                )
         except RuleRejected as exc:
             self.metrics.rejections.labels(exc.rejection["rule_id"]).inc()
             raise
@@ -231,6 +239,7 @@ class Games(GameReads):
         action: engine.Action,
         expected_version: int | None,
         request_id: str | None,
+        race_read: RaceRead | None,
     ) -> Applied:
         # Every commit carries a request id: if Redis applied a commit whose reply was
         # lost and the client library sends it again, the id makes that a duplicate
@@ -244,7 +253,9 @@ class Games(GameReads):
             self.authorize(live.token_hash, token)
             gate_read = None
             if live.race_id and self.races is not None:
-                gate_read = await self.races.gate(live.race_id, game_id)
+                gate_read = await self.races.gate(live.race_id, game_id, race_read)
+                # A retry (the commit lost a compare-and-set) judges the race as it is then.
+                race_read = None
             if live.challenge and self.players is not None:
                 await self.players.check_open(game_id, live.player_id, live.challenge)
             if expected_version is not None and expected_version != live.version and not fresh:

@@ -9,7 +9,6 @@ status, the public view and the ranking, computed without I/O, in ``race_results
 from __future__ import annotations
 
 import time
-from contextvars import ContextVar
 from typing import Any
 
 from . import engine
@@ -21,12 +20,6 @@ from .protocol import ErrorCode
 from .race_lobby import RaceLobby, find_player, you
 from .race_results import status
 from .race_updates import RaceUpdates
-
-# The race as ``resign_game`` read it, for the gate of the resignation it plays: set only
-# for that call, in its own task, so the race is read once per resignation, not twice.
-_read_by_resign: ContextVar[tuple[str, RaceRead] | None] = ContextVar(
-    "read_by_resign", default=None
-)
 
 
 def now_ms() -> int:
@@ -82,11 +75,8 @@ class Races:
             raise ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race is not running")
         if player["state"] != "playing":
             raise ServiceError(ErrorCode.RACE_OVER, 409, "you have already finished this race")
-        held = _read_by_resign.set((race_id, read))
-        try:
-            await self.games.act(player["game_id"], token, engine.Resign())
-        finally:
-            _read_by_resign.reset(held)
+        # The gate of the resignation judges the race as just read: read once, not twice.
+        await self.games.act(player["game_id"], token, engine.Resign(), race_read=read)
 
     async def set_connected(self, race_id: str, token: str | None, connected: bool) -> None:
         """Counts the player's race subscriptions: connected while at least one is open."""
@@ -115,16 +105,8 @@ class Races:
 
     # ------------------------------------------------------------------ hooks for Games
 
-    async def gate(self, race_id: str, game_id: str) -> RaceRead:
-        held = _read_by_resign.get()
-        read = None
-        if held is not None:
-            # Taken once: a retry of the same action (its commit lost a compare-and-set)
-            # must judge the race as it is then.
-            _read_by_resign.set(None)
-            read = held[1] if held[0] == race_id else None
-        if read is None:
-            read = await self.updates.load(race_id)
+    async def gate(self, race_id: str, game_id: str, earlier: RaceRead | None = None) -> RaceRead:
+        read = earlier if earlier is not None else await self.updates.load(race_id)
         doc = read[1]
         at = now_ms()
         race_status = status(doc, at)
