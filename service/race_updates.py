@@ -31,6 +31,16 @@ log = logging.getLogger("service.races")
 _SAVE_ATTEMPTS = 16
 
 
+def figures(standing: engine.Standing) -> dict[str, Any]:
+    """A player's progress as races show it."""
+    return {
+        "foundations": standing.foundations,
+        "score": standing.score,
+        "score_display": standing.score_display,
+        "moves": standing.moves,
+    }
+
+
 class RaceUpdates:
     def __init__(self, games: Games, clock: Callable[[], int]) -> None:
         self.games = games
@@ -126,8 +136,10 @@ class RaceUpdates:
         and with ``with_actions`` each action log, all read in one round trip. A game in
         ``known`` is taken as it is (its log is still read for the records)."""
         known = known or {}
-        opening = engine.VEGAS_START if doc["scoring"] == "vegas" else 0
-        display = engine.format_score(opening, engine.Scoring(doc["scoring"]))
+        scoring = engine.Scoring(doc["scoring"])
+        opening = engine.Standing(
+            0, engine.VEGAS_START if scoring is engine.Scoring.VEGAS else 0, 0, scoring
+        )
         players = doc["players"]
         started = doc["start_at"] is not None
         wanted = [
@@ -144,26 +156,15 @@ class RaceUpdates:
         logs: dict[str, list[str]] = {}
         for player in players:
             stored, actions = found.get(player["game_id"], (None, None))
-            figures = {"foundations": 0, "score": opening, "score_display": display, "moves": 0}
+            standing = opening
             game = known.get(player["game_id"])
             if game is not None and started:
-                figures = {
-                    "foundations": game.cards_on_foundations(),
-                    "score": game.score,
-                    "score_display": game.score_display,
-                    "moves": game.moves,
-                }
+                standing = game.standing()
             elif stored is not None and started:
                 # Read from the text: dealing the whole game again was the costliest part
                 # of a race update.
                 standing = engine.standing(stored.state)
-                figures = {
-                    "foundations": standing.foundations,
-                    "score": standing.score,
-                    "score_display": standing.score_display,
-                    "moves": standing.moves,
-                }
-            progress[player["player_id"]] = figures
+            progress[player["player_id"]] = figures(standing)
             logs[player["player_id"]] = actions or []
         return progress, logs
 
@@ -188,10 +189,7 @@ class RaceUpdates:
             "race_id": race_id,
             "player_id": player_id,
             "state": ending or "playing",
-            "foundations": game.cards_on_foundations(),
-            "score": game.score,
-            "score_display": game.score_display,
-            "moves": game.moves,
+            **figures(game.standing()),
             "server_time": self.clock(),
         }
         try:

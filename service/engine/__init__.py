@@ -36,12 +36,12 @@ from .errors import (
     InvalidPositionError,
     SolitaireError,
 )
-from .game import Standing, deserialize, from_position, new_game, standing
+from .game import deserialize, from_position, new_game, standing
 from .klondike import Klondike
 from .outcome import Outcome
 from .record import GameRecord
 from .reflechi import SolitaireReflechi
-from .scoring import VEGAS_START, format_score
+from .scoring import VEGAS_START, Standing, format_score
 
 __all__ = [
     "DEAL_COUNT",

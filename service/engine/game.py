@@ -8,7 +8,6 @@ that ``Table.position_text`` and ``Table.serialize`` write (docs/notation.md).
 from __future__ import annotations
 
 import base64
-from typing import NamedTuple
 
 from .cards import RANK_CHARS, Card, parse_cards
 from .deal import GameCode, GameKind, Scoring
@@ -18,7 +17,7 @@ from .history import RECORD_BYTES, record_is_valid, unpack
 from .klondike import Klondike
 from .outcome import Outcome
 from .reflechi import SolitaireReflechi
-from .scoring import VEGAS_START, format_score
+from .scoring import VEGAS_START, Standing, format_score
 
 # The games and their scoring were defined here before they had modules of their own;
 # code written against that layout keeps working.
@@ -29,7 +28,6 @@ __all__ = [
     "Klondike",
     "Outcome",
     "SolitaireReflechi",
-    "Standing",
     "deserialize",
     "format_score",
     "from_position",
@@ -78,19 +76,6 @@ def deserialize(text: str) -> Klondike:
         game._undo = bytearray(raw)
     game.resigned = resigned
     return game
-
-
-class Standing(NamedTuple):
-    """How far a game has got, as a race shows it."""
-
-    foundations: int
-    score: int
-    moves: int
-    scoring: Scoring
-
-    @property
-    def score_display(self) -> str:
-        return format_score(self.score, self.scoring)
 
 
 _RANK_VALUE = {char: rank for rank, char in enumerate(RANK_CHARS, start=1)} | {"-": 0}

@@ -6,6 +6,8 @@ scoring (DS-SCORE-V, Double Solitaire only) pays only for cards placed on a foun
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .actions import PileKind
 from .deal import Scoring
 
@@ -18,6 +20,19 @@ def format_score(score: int, scoring: Scoring) -> str:
     if scoring is Scoring.NORMAL:
         return str(score)
     return f"-${-score}" if score < 0 else f"${score}"
+
+
+class Standing(NamedTuple):
+    """How far a game has got, as a race shows it."""
+
+    foundations: int
+    score: int
+    moves: int
+    scoring: Scoring
+
+    @property
+    def score_display(self) -> str:
+        return format_score(self.score, self.scoring)
 
 
 def move_points(scoring: Scoring, source: PileKind, target: PileKind, flipped: bool) -> int:

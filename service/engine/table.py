@@ -15,7 +15,7 @@ from .cards import CARD_TEXT, KING, Card
 from .deal import GameCode, GameKind, Scoring
 from .errors import InvalidPositionError
 from .history import RECORD_BYTES, unpack
-from .scoring import VEGAS_START, format_score
+from .scoring import VEGAS_START, Standing, format_score
 from .views import PileCache
 
 
@@ -187,6 +187,9 @@ class Table:
 
     def cards_on_foundations(self) -> int:
         return sum(self.foundations)
+
+    def standing(self) -> Standing:
+        return Standing(sum(self.foundations), self.score, self.moves, self.scoring)
 
     # ----------------------------------------------------------------- views
 
