@@ -160,7 +160,7 @@ def tune_garbage_collector() -> None:
 
     Without it a full collection walks every object the imports created, hundreds of
     thousands, and stalls every connection for tens of milliseconds: under load that was
-    the service's p99 (41-48 ms against 15-17 ms with it, 50 WebSocket games). Frozen
+    the service's p99 (36-48 ms against 15-17 ms with it, 50 WebSocket games). Frozen
     objects are still freed by reference counting; only cycles among them would stay.
     Process-wide, so it belongs to the process that serves, not to the app (tests build
     many apps in one process).
