@@ -1,7 +1,9 @@
 """Games in Redis, shared by every instance (the keys and scripts: ``redis_layout``).
 
 Commands go through ``redis_batches``: those of concurrent callers share pipelines. Each
-instance hears the changes of the games its clients watch on one pub/sub connection.
+instance hears the changes of the games its clients watch on one pub/sub connection, and
+says in each game's watchers hash that it does, so that a commit publishes only when
+another instance has watchers to hear it.
 """
 
 from __future__ import annotations
@@ -47,8 +49,10 @@ from .redis_layout import (
     stored_game,
     tally_key,
     text_of,
+    watchers_key,
 )
 from .redis_records import RedisRecords
+from .redis_watchers import Watchers
 
 log = logging.getLogger(__name__)
 
@@ -108,11 +112,18 @@ class RedisStore(Store):
             )
         self._feed = feed
         self.records = RedisRecords(self._redis)
+        self._watchers = Watchers(
+            self._run,
+            settings.game_ttl_seconds,
+            watched=lambda topic: topic in self._local,
+            on_lost=lambda: self._changes.recover_soon(),
+        )
         self._changes = ChangeFeed(
             feed,
             deliver=self._dispatch,
             topics=lambda: list(self._local),
             resync=self._resync_all,
+            rewatch=self._watchers.rewrite,
             connect_now=not isinstance(self._redis, RedisCluster),
         )
 
@@ -206,7 +217,7 @@ class RedisStore(Store):
     ) -> CommitResult:
         settings = self.settings
         try:
-            keys = (*game_keys(game_id), checkpoint_key(game_id))
+            keys = (*game_keys(game_id), checkpoint_key(game_id), watchers_key(game_id))
             ((status, version),) = await self._run(
                 (
                     "EVALSHA",
@@ -225,15 +236,22 @@ class RedisStore(Store):
                     REQUEST_MEMORY,
                     fingerprint,
                     CHECKPOINT_INTERVAL,
+                    self._watchers.instance_id,
                 )
             )
         except (RedisError, OSError) as exc:
+            # The commit may have been applied all the same, and published to nobody
+            # here: this instance's watchers read the log instead.
+            self._dispatch(Delivery(game_id, -1, None))
             raise StoreUnavailable(str(exc)) from exc
         result = CommitResult(CommitStatus(status.decode()), int(version))
         if result.status is CommitStatus.APPLIED:
-            # This instance's subscribers get the change now; the copy that comes back
-            # through pub/sub is then dropped by its version.
+            # Not published back to this instance (see ``redis_layout``): its watchers
+            # get the change from here.
             self._dispatch(Delivery(game_id, result.version, payload))
+        elif result.status is CommitStatus.DUPLICATE:
+            # An earlier try of this request may have been applied with its reply lost.
+            self._dispatch(Delivery(game_id, -1, None))
         return result
 
     async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
@@ -371,6 +389,10 @@ class RedisStore(Store):
 
     async def _listen(self, game_id: str) -> None:
         await self._changes.listen(game_id)
+        # Only after the subscription is confirmed: from here on a commit elsewhere is
+        # published, and one made before is in the state the caller reads next.
+        await self._watchers.sync(game_id)
 
     async def _unlisten(self, game_id: str) -> None:
         await self._changes.unlisten(game_id)
+        await self._watchers.sync(game_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
@@ -31,7 +31,8 @@ class ChangeFeed:
     """Subscribes to topics and hands each message to ``deliver``, in order.
 
     When the connection is lost it reconnects with backoff, subscribes to ``topics()``
-    again and calls ``resync``: what was published meanwhile is in each game's log.
+    again, has ``rewatch`` write them into their watchers hashes again, and calls
+    ``resync``: what was published meanwhile is in each game's log.
 
     Redis does not answer SUBSCRIBE before it takes the next command, and it reads each
     connection on its own: a read of a game's log on another connection may run before the
@@ -46,11 +47,13 @@ class ChangeFeed:
         deliver: Callable[[Delivery], None],
         topics: Callable[[], list[str]],
         resync: Callable[[], None],
+        rewatch: Callable[[list[str]], Awaitable[None]],
         connect_now: bool = True,
     ) -> None:
         self._deliver = deliver
         self._topics = topics
         self._resync = resync
+        self._rewatch = rewatch
         # The cluster client picks its node at the first subscribe.
         self._connect_now = connect_now
         self._pubsub: PubSub = client.pubsub(ignore_subscribe_messages=True)
@@ -61,6 +64,7 @@ class ChangeFeed:
         self._pongs: dict[bytes, asyncio.Future[None]] = {}
         self._pings_sent = 0
         self._resync_pending = False
+        self._recovery_asked = False
 
     async def open(self) -> None:
         if self._connect_now:
@@ -105,6 +109,12 @@ class ChangeFeed:
                 "no confirmation of the subscription to %s within %ss", topic, _CONFIRM_SECONDS
             )
 
+    def recover_soon(self) -> None:
+        """Has the reader subscribe to every topic again and resync, as after a lost
+        connection (within a second when no message comes)."""
+        self._recovery_asked = True
+        self._subscribed.set()
+
     async def unlisten(self, topic: str) -> None:
         with contextlib.suppress(RedisError, OSError):
             async with self._lock:
@@ -121,6 +131,10 @@ class ChangeFeed:
         """
         while True:
             await self._subscribed.wait()
+            if self._recovery_asked:
+                self._recovery_asked = False
+                await self._recover()
+                continue
             try:
                 connection = self._pubsub.connection
                 if connection is None:
@@ -179,11 +193,13 @@ class ChangeFeed:
                 log.warning("change feed still down (%s); retrying in %.1fs", exc, delay)
 
     async def _resubscribe(self) -> None:
-        channels = [channel(topic) for topic in self._topics()]
-        if not channels:
+        topics = self._topics()
+        if not topics:
             return
         async with self._lock:
-            await self._pubsub.subscribe(*channels)
+            await self._pubsub.subscribe(*[channel(topic) for topic in topics])
+            # Before the resync reads the logs: from then on commits elsewhere publish.
+            await self._rewatch(topics)
             await self._pubsub.ping(_RESYNC_PING)
         # Resynchronised when the pong comes back, behind the confirmations.
         self._resync_pending = True

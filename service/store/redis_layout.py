@@ -12,6 +12,10 @@ all of them, also runs on Redis Cluster:
   ``<request id>\\t<version>\\t<request fingerprint>``
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
 - ``sol:{id}:cp``  hash: version (every ``CHECKPOINT_INTERVAL``-th) -> serialized state
+- ``sol:{id}:w``   hash: the instances whose clients watch the game (instance id -> 1).
+  The commit publishes only when an instance other than the committing one is in it:
+  the committing instance hands the change to its own watchers itself, and reading its
+  own change back from pub/sub cost it about a tenth of its CPU per action.
 """
 
 from __future__ import annotations
@@ -52,10 +56,13 @@ if ARGV[4] ~= '' then
 end
 local ttl = tonumber(ARGV[7])
 if ARGV[5] == '1' then ttl = tonumber(ARGV[8]) end
-for _, i in ipairs({1, 2, 3, 5}) do
+for _, i in ipairs({1, 2, 3, 5, 6}) do
   if ttl > 0 then redis.call('EXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
 end
-redis.call('PUBLISH', KEYS[4], nv .. '\\n' .. ARGV[6])
+local watchers = redis.call('HLEN', KEYS[6])
+if watchers > 1 or (watchers == 1 and redis.call('HEXISTS', KEYS[6], ARGV[13]) == 0) then
+  redis.call('PUBLISH', KEYS[4], nv .. '\\n' .. ARGV[6])
+end
 return {'applied', nv}
 """
 
@@ -93,6 +100,10 @@ def channel(topic: str) -> str:
 
 def checkpoint_key(game_id: str) -> str:
     return f"sol:{{{game_id}}}:cp"
+
+
+def watchers_key(game_id: str) -> str:
+    return f"sol:{{{game_id}}}:w"
 
 
 def race_keys(race_id: str) -> tuple[str, str]:

@@ -19,12 +19,16 @@ async def wait_for(condition: object, seconds: float = 5.0) -> None:
         await asyncio.sleep(0.02)
 
 
+async def _nothing(topics: list[str]) -> None:
+    return None
+
+
 async def test_listen_returns_once_redis_has_the_subscription(clean_redis: str) -> None:
     client = aioredis.Redis.from_url(clean_redis)
     admin = aioredis.Redis.from_url(clean_redis)
     got: list[Delivery] = []
     topics = [f"game-{n}" for n in range(40)]
-    feed = ChangeFeed(client, got.append, lambda: topics, lambda: None)
+    feed = ChangeFeed(client, got.append, lambda: topics, lambda: None, rewatch=_nothing)
     await feed.open()
     try:
         for topic in topics:
@@ -47,6 +51,11 @@ async def test_a_lost_feed_resubscribes_then_resynchronises(clean_redis: str) ->
     admin = aioredis.Redis.from_url(clean_redis)
     got: list[Delivery] = []
     numsub_at_resync: list[asyncio.Task[object]] = []
+    rewatched: list[list[str]] = []
+    rewatched_at_resync: list[int] = []
+
+    async def rewatch(topics: list[str]) -> None:
+        rewatched.append(topics)
 
     async def numsub() -> object:
         return await admin.pubsub_numsub(channel("game-1"))
@@ -55,8 +64,9 @@ async def test_a_lost_feed_resubscribes_then_resynchronises(clean_redis: str) ->
         # Called once the pong behind the new subscriptions came back: by then Redis has
         # them, which a query sent now on another connection sees.
         numsub_at_resync.append(asyncio.create_task(numsub()))
+        rewatched_at_resync.append(len(rewatched))
 
-    feed = ChangeFeed(client, got.append, lambda: ["game-1"], resync)
+    feed = ChangeFeed(client, got.append, lambda: ["game-1"], resync, rewatch)
     await feed.open()
     try:
         await feed.listen("game-1")
@@ -67,7 +77,33 @@ async def test_a_lost_feed_resubscribes_then_resynchronises(clean_redis: str) ->
         await wait_for(lambda: got)
         assert got == [Delivery("game-1", 5, b"after")]
         assert len(numsub_at_resync) == 1
+        # The watchers hashes were written again (by each attempt to subscribe again)
+        # before the logs were read.
+        assert rewatched and all(topics == ["game-1"] for topics in rewatched)
+        assert rewatched_at_resync == [len(rewatched)]
     finally:
         await feed.close()
         await client.aclose()
         await admin.aclose()
+
+
+async def test_a_recovery_asked_for_rewatches_then_resynchronises(clean_redis: str) -> None:
+    client = aioredis.Redis.from_url(clean_redis)
+    events: list[str] = []
+
+    async def rewatch(topics: list[str]) -> None:
+        events.append(f"rewatch {','.join(topics)}")
+
+    feed = ChangeFeed(
+        client, [].append, lambda: ["game-1"], lambda: events.append("resync"), rewatch
+    )
+    await feed.open()
+    try:
+        await feed.listen("game-1")
+        assert events == []
+        feed.recover_soon()
+        await wait_for(lambda: "resync" in events)
+        assert events == ["rewatch game-1", "resync"]
+    finally:
+        await feed.close()
+        await client.aclose()
