@@ -1,0 +1,323 @@
+"""Batches of store commands on one pooled connection: every caller gets its own replies,
+in the shapes redis-py gives, through errors, lost connections and cancellations."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+import redis
+import redis.asyncio as aioredis
+from redis.asyncio import BlockingConnectionPool
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from service.config import Settings
+from service.store import (
+    CHECKPOINT_INTERVAL,
+    REQUEST_MEMORY,
+    CommitStatus,
+    StoredGame,
+    StoredRace,
+    hash_token,
+)
+from service.store.redis import RedisStore
+from service.store.redis_batches import PackedInC, Pipelined
+from service.store.redis_layout import COMMIT_SHA, checkpoint_key, game_keys
+
+
+@pytest.fixture
+def db(clean_redis: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(clean_redis)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+@pytest.fixture
+async def store(clean_redis: str) -> AsyncIterator[RedisStore]:
+    opened = RedisStore(Settings(store_url=clean_redis))
+    await opened.open()
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def batcher(store: RedisStore) -> Pipelined:
+    run = store._run
+    assert isinstance(run, Pipelined)
+    return run
+
+
+def record_batches(monkeypatch: pytest.MonkeyPatch, run: Pipelined) -> list[int]:
+    """The number of commands of every batch ``run`` sends from now on."""
+    sizes: list[int] = []
+    execute = run._execute
+
+    async def counted(commands: list[tuple[Any, ...]]) -> list[Any]:
+        sizes.append(len(commands))
+        return await execute(commands)
+
+    monkeypatch.setattr(run, "_execute", counted)
+    return sizes
+
+
+def kill_normal_clients(db: redis.Redis) -> int:
+    """Kills the connections of this database but ``db``'s own (CLIENT KILL TYPE normal,
+    kept to this database, which a shared test server gives each test process)."""
+    own_id = db.client_id()
+    database = db.connection_pool.connection_kwargs.get("db", 0)
+    killed = 0
+    for client in db.client_list(_type="normal"):
+        if int(client["db"]) == int(database) and int(client["id"]) != own_id:
+            killed += int(db.client_kill_filter(_id=client["id"]))
+    return killed
+
+
+async def create_game(store: RedisStore, game_id: str) -> None:
+    await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+
+
+def commit_command(game_id: str, request_id: str) -> tuple[Any, ...]:
+    """The EVALSHA of ``RedisStore.commit`` for the first action of a game."""
+    keys = (*game_keys(game_id), checkpoint_key(game_id))
+    settings = Settings()
+    return (
+        "EVALSHA",
+        COMMIT_SHA,
+        len(keys),
+        *keys,
+        0,
+        "s1",
+        "d",
+        request_id,
+        0,
+        b"{}",
+        settings.game_ttl_seconds,
+        settings.won_game_ttl_seconds,
+        settings.max_actions_per_game,
+        REQUEST_MEMORY,
+        "",
+        CHECKPOINT_INTERVAL,
+    )
+
+
+async def test_callers_batched_together_get_their_own_replies_in_order(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(40):
+        db.set(f"k{n}", f"v{n}")
+        if n % 4:
+            db.rpush(f"l{n}", *[f"{n}.{i}" for i in range(n % 4)])
+    run = batcher(store)
+    sizes = record_batches(monkeypatch, run)
+
+    async def caller(n: int) -> None:
+        commands = [("GET", f"k{n}"), ("LRANGE", f"l{n}", 0, -1), ("GET", f"k{n}")][: 1 + n % 3]
+        replies = await run(*commands)
+        expected = [f"v{n}".encode(), [f"{n}.{i}".encode() for i in range(n % 4)], b"v%d" % n]
+        assert replies == expected[: len(commands)]
+
+    await asyncio.gather(*(caller(n) for n in range(40)))
+    # Every call was made before the sender ran: one batch of all their commands.
+    assert sizes == [sum(1 + n % 3 for n in range(40))]
+
+
+async def test_an_error_reply_goes_to_its_caller_only(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db.set("a", "1")
+    run = batcher(store)
+    sizes = record_batches(monkeypatch, run)
+    first, failing, last = await asyncio.gather(
+        run(("GET", "a")),
+        run(("SET", "b", "2"), ("HGET", "a", "f"), ("SET", "c", "3")),
+        run(("GET", "a"), ("INCR", "a")),
+        return_exceptions=True,
+    )
+    assert sizes == [6]
+    assert first == [b"1"]
+    assert isinstance(failing, ResponseError) and "WRONGTYPE" in str(failing)
+    assert last == [b"1", 2]
+    # Not a transaction: the failing caller's other commands ran.
+    assert db.mget("b", "c") == [b"2", b"3"]
+
+
+@pytest.mark.parametrize("protocol", [2, 3])
+async def test_the_store_commands_reply_in_redis_pys_shapes(
+    clean_redis: str, db: redis.Redis, protocol: int
+) -> None:
+    """HGETALL, LRANGE, EVALSHA and PUBLISH (every command the store batches) give what
+    redis-py's own client gives: on RESP2 that takes its response callbacks."""
+    store = RedisStore(Settings(store_url=f"{clean_redis}?protocol={protocol}"))
+    await store.open()
+    try:
+        client = store._redis
+        await create_game(store, "ours")
+        await create_game(store, "theirs")
+        db.rpush("log", "a", "b\tc")
+        run = batcher(store)
+        ours = await run(
+            ("HGETALL", "sol:{ours}:g"),
+            ("HGETALL", "nothing"),
+            ("LRANGE", "log", 0, -1),
+            ("LRANGE", "nothing", 0, -1),
+            commit_command("ours", "r1"),
+            ("PUBLISH", "channel", b"0\n{}"),
+        )
+        theirs = [
+            await client.execute_command("HGETALL", "sol:{theirs}:g"),
+            await client.execute_command("HGETALL", "nothing"),
+            await client.execute_command("LRANGE", "log", 0, -1),
+            await client.execute_command("LRANGE", "nothing", 0, -1),
+            await client.execute_command(*commit_command("theirs", "r1")),
+            await client.execute_command("PUBLISH", "channel", b"0\n{}"),
+        ]
+        assert ours == theirs
+        assert ours[0] == {
+            b"s": b"s",
+            b"v": b"0",
+            b"t": hash_token("t").encode(),
+            b"c": b"DS1-D1N-AAAAAAB",
+            b"w": b"0",
+            b"r": b"",
+        }
+        assert ours[1:] == [{}, [b"a", b"b\tc"], [], [b"applied", 1], 0]
+        loaded = await store.load("ours")
+        assert loaded is not None and (loaded.version, loaded.state) == (1, "s1")
+        assert await store.load_many(["ours", "none"], with_actions=True) == [
+            (loaded, ["d"]),
+            (None, None),
+        ]
+        assert await store.create_race(StoredRace("race", 0, "{}"), "JOIN")
+        assert await store.load_race("race") == StoredRace("race", 0, "{}")
+        saved = await store.save_race("race", 0, '{"a": 1}', b"{}")
+        assert (saved.status, saved.version) == (CommitStatus.APPLIED, 1)
+    finally:
+        await store.close()
+
+
+async def test_noscript_after_a_script_flush_recovers_in_a_mixed_batch(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for game_id in ("g1", "g2"):
+        await create_game(store, game_id)
+    db.set("x", "y")
+    run = batcher(store)
+    sizes = record_batches(monkeypatch, run)
+    db.script_flush()
+    loaded, first, value, second = await asyncio.gather(
+        store.load("g1"),
+        store.commit("g1", 0, "s1", "d", "r1", False, b"{}"),
+        run(("GET", "x")),
+        store.commit("g2", 0, "s1", "d", "r1", False, b"{}"),
+    )
+    # One batch, then the two commits that met NOSCRIPT again once the scripts were loaded.
+    assert sizes == [4, 2]
+    assert loaded is not None and loaded.version == 0
+    assert (first.status, first.version) == (CommitStatus.APPLIED, 1)
+    assert value == [b"y"]
+    assert (second.status, second.version) == (CommitStatus.APPLIED, 1)
+    for game_id in ("g1", "g2"):
+        assert await store.actions(game_id) == ["d"]
+
+
+async def test_a_connection_killed_between_batches_is_replaced(
+    store: RedisStore, db: redis.Redis
+) -> None:
+    await create_game(store, "g")
+    run = batcher(store)
+    assert await run(("PING",)) == [True]
+    assert kill_normal_clients(db) >= 1
+    result = await store.commit("g", 0, "s1", "d", "r1", False, b"{}")
+    assert (result.status, result.version) == (CommitStatus.APPLIED, 1)
+    assert await run(("LRANGE", "sol:{g}:log", 0, -1)) == [[b"d"]]
+
+
+async def test_a_batch_on_a_connection_lost_under_it_is_sent_again(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection dies after the pool handed it out: the batch fails on it, and goes
+    again on a fresh connection without its callers seeing anything."""
+    await create_game(store, "g")
+    run = batcher(store)
+    await run(("PING",))
+    pool = store._redis.connection_pool
+    get_connection = pool.get_connection
+    kills: list[int] = []
+
+    async def get_a_doomed_connection() -> Any:
+        connection = await get_connection()
+        if not kills:
+            kills.append(kill_normal_clients(db))
+        return connection
+
+    monkeypatch.setattr(pool, "get_connection", get_a_doomed_connection)
+    replies = await run(commit_command("g", "r1"), ("HGET", "sol:{g}:g", "v"))
+    assert kills[0] >= 1
+    assert replies == [[b"applied", 1], b"1"]
+    assert await store.actions("g") == ["d"]
+
+
+async def test_a_caller_cancelled_mid_batch_leaves_the_others_their_replies(
+    store: RedisStore, db: redis.Redis
+) -> None:
+    db.mset({"a": "1", "b": "2"})
+    run = batcher(store)
+    waiting = asyncio.create_task(run(("BLPOP", "empty", 0.3)))
+    other = asyncio.create_task(run(("GET", "a")))
+    await asyncio.sleep(0.05)
+    waiting.cancel()
+    assert await other == [b"1"]
+    assert await run(("GET", "b")) == [b"2"]
+    assert waiting.cancelled()
+
+
+async def test_a_batch_cancelled_mid_read_leaves_no_unread_replies_in_the_pool(
+    store: RedisStore, db: redis.Redis
+) -> None:
+    """The sender gives up on a batch while Redis still owes it replies (as when the store
+    closes): the next batch must not read them as its own."""
+    db.mset({"a": "1", "b": "2"})
+    run = batcher(store)
+    waiting = asyncio.create_task(run(("BLPOP", "empty", 0.5), ("GET", "a")))
+    await asyncio.sleep(0.1)
+    sender = run._sender
+    assert sender is not None and not sender.done()
+    sender.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    # Redis still owes the BLPOP's reply: a connection left as it was would give it here.
+    assert await run(("GET", "b"), ("GET", "a")) == [b"2", b"1"]
+
+
+async def test_a_batch_without_replies_in_time_fails_and_leaves_a_clean_pool(
+    clean_redis: str, db: redis.Redis
+) -> None:
+    """One deadline, the socket timeout, bounds the whole batch; after the retries it
+    fails with redis-py's timeout error, and the connection it leaves is fit for use."""
+    db.set("a", "1")
+    pool = BlockingConnectionPool.from_url(
+        clean_redis,
+        connection_class=PackedInC,
+        socket_timeout=0.2,
+        retry=Retry(ExponentialBackoff(cap=0.05, base=0.01), 1),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError],
+    )
+    client = aioredis.Redis(connection_pool=pool)
+    run = Pipelined(client, [])
+    try:
+        with pytest.raises(RedisTimeoutError):
+            await run(("BLPOP", "empty", 2), ("GET", "a"))
+        assert await run(("GET", "a")) == [b"1"]
+    finally:
+        await run.close()
+        await client.aclose()
+        await pool.aclose()
