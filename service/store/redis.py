@@ -11,14 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis.asyncio import BlockingConnectionPool
-from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..config import Settings
 from . import (
@@ -34,7 +27,7 @@ from . import (
     StoreUnavailable,
     read_log_entry,
 )
-from .redis_batches import OneByOne, PackedInC, Pipelined
+from .redis_clients import connect
 from .redis_feed import ChangeFeed
 from .redis_layout import (
     COMMIT_SCRIPT,
@@ -56,61 +49,16 @@ from .redis_watchers import Watchers
 
 log = logging.getLogger(__name__)
 
-CLUSTER_SCHEME = "redis+cluster://"
-
 
 class RedisStore(Store):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
-        options: dict[str, Any] = {
-            "socket_timeout": 5.0,
-            "socket_connect_timeout": 2.0,
-            # After a Redis restart every pooled connection fails once: try again on a
-            # fresh one. Safe for commits too, as each carries a request id.
-            "retry": Retry(ExponentialBackoff(cap=0.5, base=0.02), 3),
-            "retry_on_error": [RedisConnectionError, RedisTimeoutError],
-        }
-        url = settings.store_url
-        self._redis: aioredis.Redis | RedisCluster
-        if url.startswith(CLUSTER_SCHEME):
-            # Every key of a game shares one hash tag, so each script runs on one node;
-            # PUBLISH reaches every node over the cluster bus, so one subscriber
-            # connection to any node hears all of them.
-            self._redis = RedisCluster.from_url(
-                "redis://" + url[len(CLUSTER_SCHEME) :],
-                max_connections=settings.redis_max_connections,
-                **options,
-            )
-        else:
-            # A blocking pool: a burst beyond the pool waits for a free connection
-            # instead of failing with "too many connections".
-            if url.startswith("redis://"):  # (rediss:// and unix:// keep their classes)
-                options["connection_class"] = PackedInC
-            pool = BlockingConnectionPool.from_url(
-                url,
-                max_connections=settings.redis_max_connections,
-                timeout=options["socket_timeout"],
-                health_check_interval=15,
-                **options,
-            )
-            self._redis = aioredis.Redis(connection_pool=pool)
-        scripts = [COMMIT_SCRIPT, SAVE_RACE_SCRIPT]
-        self._run: Pipelined | OneByOne
-        if isinstance(self._redis, RedisCluster):
-            self._run = OneByOne(self._redis, scripts)
-        else:
-            self._run = Pipelined(self._redis, scripts)
-        # The change feed has a client of its own without retries: a lost connection must
-        # reach the reader, which then catches its subscribers up from the logs.
-        feed = self._redis
-        if not isinstance(self._redis, RedisCluster):
-            feed = aioredis.Redis.from_url(
-                url,
-                socket_timeout=options["socket_timeout"],
-                socket_connect_timeout=options["socket_connect_timeout"],
-                health_check_interval=15,
-            )
-        self._feed = feed
+        clients = connect(
+            settings.store_url, settings.redis_max_connections, [COMMIT_SCRIPT, SAVE_RACE_SCRIPT]
+        )
+        self._redis = clients.redis
+        self._feed = clients.feed
+        self._run = clients.run
         self.records = RedisRecords(self._redis)
         self._watchers = Watchers(
             self._run,
@@ -119,12 +67,12 @@ class RedisStore(Store):
             on_lost=lambda: self._changes.recover_soon(),
         )
         self._changes = ChangeFeed(
-            feed,
+            self._feed,
             deliver=self._dispatch,
             topics=lambda: list(self._local),
             resync=self._resync_all,
             rewatch=self._watchers.rewrite,
-            connect_now=not isinstance(self._redis, RedisCluster),
+            connect_now=not clients.cluster,
         )
 
     @property
@@ -215,30 +163,11 @@ class RedisStore(Store):
         payload: bytes,
         fingerprint: str = "",
     ) -> CommitResult:
-        settings = self.settings
+        command = self.commit_command(
+            game_id, expected_version, state, notation, request_id, won, payload, fingerprint
+        )
         try:
-            keys = (*game_keys(game_id), checkpoint_key(game_id), watchers_key(game_id))
-            ((status, version),) = await self._run(
-                (
-                    "EVALSHA",
-                    COMMIT_SHA,
-                    len(keys),
-                    *keys,
-                    expected_version,
-                    state,
-                    notation,
-                    request_id or "",
-                    int(won),
-                    payload,
-                    settings.game_ttl_seconds,
-                    settings.won_game_ttl_seconds,
-                    settings.max_actions_per_game,
-                    REQUEST_MEMORY,
-                    fingerprint,
-                    CHECKPOINT_INTERVAL,
-                    self._watchers.instance_id,
-                )
-            )
+            ((status, version),) = await self._run(command)
         except (RedisError, OSError) as exc:
             # The commit may have been applied all the same, and published to nobody
             # here: this instance's watchers read the log instead.
@@ -253,6 +182,40 @@ class RedisStore(Store):
             # An earlier try of this request may have been applied with its reply lost.
             self._dispatch(Delivery(game_id, -1, None))
         return result
+
+    def commit_command(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: str,
+        notation: str,
+        request_id: str | None,
+        won: bool,
+        payload: bytes,
+        fingerprint: str = "",
+    ) -> tuple[Any, ...]:
+        """The call of the commit script that ``commit`` sends (its arguments as there)."""
+        settings = self.settings
+        keys = (*game_keys(game_id), checkpoint_key(game_id), watchers_key(game_id))
+        return (
+            "EVALSHA",
+            COMMIT_SHA,
+            len(keys),
+            *keys,
+            expected_version,
+            state,
+            notation,
+            request_id or "",
+            int(won),
+            payload,
+            settings.game_ttl_seconds,
+            settings.won_game_ttl_seconds,
+            settings.max_actions_per_game,
+            REQUEST_MEMORY,
+            fingerprint,
+            CHECKPOINT_INTERVAL,
+            self._watchers.instance_id,
+        )
 
     async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
         _, _, rid_key, _ = game_keys(game_id)

@@ -19,8 +19,6 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.config import Settings
 from service.store import (
-    CHECKPOINT_INTERVAL,
-    REQUEST_MEMORY,
     CommitStatus,
     StoredGame,
     StoredRace,
@@ -28,7 +26,6 @@ from service.store import (
 )
 from service.store.redis import RedisStore
 from service.store.redis_batches import PackedInC, Pipelined
-from service.store.redis_layout import COMMIT_SHA, checkpoint_key, game_keys
 
 
 @pytest.fixture
@@ -85,28 +82,9 @@ async def create_game(store: RedisStore, game_id: str) -> None:
     await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
 
 
-def commit_command(game_id: str, request_id: str) -> tuple[Any, ...]:
+def commit_command(store: RedisStore, game_id: str, request_id: str) -> tuple[Any, ...]:
     """The EVALSHA of ``RedisStore.commit`` for the first action of a game."""
-    keys = (*game_keys(game_id), checkpoint_key(game_id))
-    settings = Settings()
-    return (
-        "EVALSHA",
-        COMMIT_SHA,
-        len(keys),
-        *keys,
-        0,
-        "s1",
-        "d",
-        request_id,
-        0,
-        b"{}",
-        settings.game_ttl_seconds,
-        settings.won_game_ttl_seconds,
-        settings.max_actions_per_game,
-        REQUEST_MEMORY,
-        "",
-        CHECKPOINT_INTERVAL,
-    )
+    return store.commit_command(game_id, 0, "s1", "d", request_id, False, b"{}")
 
 
 async def test_callers_batched_together_get_their_own_replies_in_order(
@@ -169,7 +147,7 @@ async def test_the_store_commands_reply_in_redis_pys_shapes(
             ("HGETALL", "nothing"),
             ("LRANGE", "log", 0, -1),
             ("LRANGE", "nothing", 0, -1),
-            commit_command("ours", "r1"),
+            commit_command(store, "ours", "r1"),
             ("PUBLISH", "channel", b"0\n{}"),
         )
         theirs = [
@@ -177,7 +155,7 @@ async def test_the_store_commands_reply_in_redis_pys_shapes(
             await client.execute_command("HGETALL", "nothing"),
             await client.execute_command("LRANGE", "log", 0, -1),
             await client.execute_command("LRANGE", "nothing", 0, -1),
-            await client.execute_command(*commit_command("theirs", "r1")),
+            await client.execute_command(*commit_command(store, "theirs", "r1")),
             await client.execute_command("PUBLISH", "channel", b"0\n{}"),
         ]
         assert ours == theirs
@@ -260,7 +238,7 @@ async def test_a_batch_on_a_connection_lost_under_it_is_sent_again(
         return connection
 
     monkeypatch.setattr(pool, "get_connection", get_a_doomed_connection)
-    replies = await run(commit_command("g", "r1"), ("HGET", "sol:{g}:g", "v"))
+    replies = await run(commit_command(store, "g", "r1"), ("HGET", "sol:{g}:g", "v"))
     assert kills[0] >= 1
     assert replies == [[b"applied", 1], b"1"]
     assert await store.actions("g") == ["d"]
