@@ -9,6 +9,7 @@ differ (where a card goes on the foundations, and which column cards may move).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -26,11 +27,18 @@ from .actions import (
     column,
     foundation,
 )
-from .cards import KING, RANK_OF, Card, fits_on
+from .cards import ACCEPTED_ON, KING, KINGS, RANK_OF, Card, fits_on
 from .deal import Scoring
 from .errors import IllegalActionError, InvalidActionError
 from .history import MAX_COUNT
 from .table import Table
+
+
+@functools.cache
+def _column_move(source: int, target: int, count: int) -> Move:
+    # Moves are immutable values, so listings share them: building a frozen dataclass
+    # costs several times more than finding it again.
+    return Move(column(source), column(target), count)
 
 
 @dataclass(slots=True)
@@ -88,7 +96,15 @@ class LegalMoves(Table):
         return True
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action except taps and undo (which only restate moves) and resign."""
+        """Every legal action except taps and undo (which only restate moves) and resign.
+
+        The order is part of the answer (the HTTP listing passes it on as it is): the
+        draw or the recycle; the waste's top card to its foundation, then to each column
+        it fits, left to right; for each column from the left, its top card to its
+        foundation, then each movable card from the deepest one up (the longest run
+        first), to each other column it fits, left to right; last, each foundation
+        place's top card, place by place, to each column it fits, left to right.
+        """
         if self.over:
             return []
         actions: list[Action] = []
@@ -96,46 +112,45 @@ class LegalMoves(Table):
             actions.append(Draw())
         elif self.waste and self.scoring is Scoring.NORMAL:
             actions.append(Recycle())
-        columns = self.columns
-        ncols = self.column_count
+        # Which columns each card may go to, found once instead of testing every card
+        # against every column: few cards fit anywhere.
+        targets = self._columns_accepting()
         if self.waste:
             card = self.waste[-1]
             place = self.foundation_for(card)
             if place is not None:
                 actions.append(Move(WASTE, foundation(place)))
-            actions.extend(
-                Move(WASTE, column(j)) for j in range(ncols) if self._accepts(columns[j], card)
-            )
-        for i in range(ncols):
-            col = columns[i]
+            actions.extend(Move(WASTE, column(j)) for j in targets.get(card, ()))
+        for i, col in enumerate(self.columns):
             if not col:
                 continue
             size = len(col)
-            top = col[-1]
-            place = self.foundation_for(top)
+            source = column(i)
+            place = self.foundation_for(col[-1])
             if place is not None:
-                actions.append(Move(column(i), foundation(place)))
+                actions.append(Move(source, foundation(place)))
             for start in range(self._movable_start(i), size):
-                card = col[start]
                 # A King that already lies at the bottom gains nothing by moving to an
                 # empty column, but the rules allow it, so it is listed.
-                for j in range(ncols):
-                    if j != i and self._accepts(columns[j], card):
-                        actions.append(Move(column(i), column(j), size - start))
+                for j in targets.get(col[start], ()):
+                    if j != i:
+                        actions.append(_column_move(i, j, size - start))
         for place, height in enumerate(self.foundations):
             if height:
                 card = self.foundation_suit(place) * 13 + height - 1
-                actions.extend(
-                    Move(foundation(place), column(j))
-                    for j in range(ncols)
-                    if self._accepts(columns[j], card)
-                )
+                if card in targets:
+                    source = foundation(place)
+                    actions.extend(Move(source, column(j)) for j in targets[card])
         return actions
 
-    def _accepts(self, col: list[Card], card: Card) -> bool:
-        if not col:
-            return RANK_OF[card] == KING
-        return fits_on(card, col[-1])
+    def _columns_accepting(self) -> dict[Card, list[int]]:
+        """For each card that some column accepts, those columns in ascending order: a
+        column accepts the cards that fit on its top card, an empty one the Kings."""
+        targets: dict[Card, list[int]] = {}
+        for j, col in enumerate(self.columns):
+            for card in ACCEPTED_ON[col[-1]] if col else KINGS:
+                targets.setdefault(card, []).append(j)
+        return targets
 
     # ----------------------------------------------------------------- validation
 
