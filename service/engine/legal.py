@@ -1,16 +1,16 @@
 """Which actions the rules allow: legal-move listing and validation, shared by both games.
 
-Validation turns an action into a ``Plan`` (piles resolved to concrete places) or raises:
-``InvalidActionError`` for an action that names no real place, ``IllegalActionError``
-with the rule id for one the rules forbid. Nothing here changes the table; playing a
-plan is ``klondike.py``'s business. The games set the rule ids and the two hooks that
-differ (where a card goes on the foundations, and which column cards may move).
+Validation turns an action into the move it will play (piles resolved to concrete places)
+or raises: ``InvalidActionError`` for an action that names no real place,
+``IllegalActionError`` with the rule id for one the rules forbid. Nothing here changes the
+table; playing the move is ``klondike.py``'s business. The games set the rule ids and the
+two hooks that differ (where a card goes on the foundations, and which column cards may
+move).
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .actions import (
@@ -39,19 +39,6 @@ def _column_move(source: int, target: int, count: int) -> Move:
     # Moves are immutable values, so listings share them: building a frozen dataclass
     # costs several times more than finding it again.
     return Move(column(source), column(target), count)
-
-
-@dataclass(slots=True)
-class Plan:
-    """A validated move, ready to apply: piles resolved to concrete places."""
-
-    source: Pile
-    target: Pile
-    count: int
-    action: Move = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.action = Move(self.source, self.target, self.count)
 
 
 class LegalMoves(Table):
@@ -165,9 +152,9 @@ class LegalMoves(Table):
         if isinstance(action, Resign):
             return action
         if isinstance(action, Move):
-            return self._plan_move(action).action
+            return self._plan_move(action)
         if isinstance(action, Tap):
-            return self._plan_tap(action).action
+            return self._plan_tap(action)
         if isinstance(action, Draw | Recycle):
             return self._plan_stock(isinstance(action, Recycle))
         raise InvalidActionError("bad_action", f"not an action: {action!r}")
@@ -200,7 +187,8 @@ class LegalMoves(Table):
             )
         return index
 
-    def _plan_move(self, move: Move) -> Plan:
+    def _plan_move(self, move: Move) -> Move:
+        """The move as it will be played: ``move`` itself when it names its places already."""
         source, target, count = move.source, move.target, move.count
         kind = source.kind
         if count < 1 or count > MAX_COUNT:
@@ -250,7 +238,7 @@ class LegalMoves(Table):
                     raise IllegalActionError(self.R_EMPTY)
             elif not fits_on(card, tcol[-1]):
                 raise IllegalActionError(self.R_FIT)
-            return Plan(source, column(j), count)
+            return move
         if tkind is PileKind.FOUNDATION:
             if target.index is not None:
                 self._foundation_index(target)
@@ -259,12 +247,12 @@ class LegalMoves(Table):
             fitting = self.foundation_for(card)
             if fitting is None:
                 raise IllegalActionError(self.R_FOUNDATION)
-            return Plan(source, foundation(fitting), 1)
+            return move if target.index == fitting else Move(source, foundation(fitting))
         raise InvalidActionError(
             "bad_target", "cards can be moved only to a column or to the foundations"
         )
 
-    def _plan_tap(self, tap: Tap) -> Plan:
+    def _plan_tap(self, tap: Tap) -> Move:
         source = tap.source
         if source.kind is PileKind.COLUMN:
             own = self._column_index(source)
@@ -281,7 +269,7 @@ class LegalMoves(Table):
             raise InvalidActionError("bad_source", "only a column or the waste can be tapped")
         place = self.foundation_for(card)
         if place is not None:
-            return Plan(source, foundation(place), 1)
+            return Move(source, foundation(place))
         if not tap.double:
             raise IllegalActionError(self.R_TAP)
         best = -1
@@ -293,4 +281,4 @@ class LegalMoves(Table):
             best = next((j for j, c in enumerate(self.columns) if not c and j != own), -1)
         if best < 0:
             raise IllegalActionError(self.R_DOUBLE_TAP)
-        return Plan(source, column(best), 1)
+        return Move(source, column(best))
