@@ -21,6 +21,7 @@ Columns and foundation places are numbered from 1 in text and from 0 in code.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from enum import Enum
@@ -158,6 +159,13 @@ def parse_pile(text: str) -> Pile:
 
 
 def parse_action(text: str) -> Action:
+    return _parse_action(text)
+
+
+# Actions are immutable values, so a text always gives the same one: players send the same
+# few notations again and again, and a cached one costs a small part of parsing it.
+@functools.lru_cache(maxsize=4096)
+def _parse_action(text: str) -> Action:
     token = text.strip().lower()
     simple = _SIMPLE.get(token)
     if simple is not None:
