@@ -8,7 +8,6 @@ creation of games and the action path.
 
 from __future__ import annotations
 
-import functools
 import hmac
 import logging
 import time
@@ -34,8 +33,6 @@ from .store import Store, StoredGame, StoreUnavailable, hash_token
 # Operators follow store outages under the games layer's name, whichever read met them.
 log = logging.getLogger("service.games")
 T = TypeVar("T")  # what a store read returns
-# A log's notations repeat (d, u, c3>f1, ...): a page replayed from it parses each one once.
-_parse_logged = functools.lru_cache(maxsize=4096)(engine.parse_action)
 
 
 def build_change(
@@ -239,11 +236,11 @@ class GameReads:
             game = engine.deserialize(history.base_state)
         skip = since - history.base_version
         for text in history.actions[:skip]:
-            game.play(_parse_logged(text))
+            game.play(engine.parse_action(text))
         changes = []
         before = game.public_view()
         for offset, text in enumerate(history.actions[skip:], start=since + 1):
-            outcome = game.play(_parse_logged(text))
+            outcome = game.play(engine.parse_action(text))
             after = game.public_view()
             changes.append(build_change(game_id, offset, outcome, before, after, game))
             before = after

@@ -21,8 +21,9 @@ Columns and foundation places are numbered from 1 in text and from 0 in code.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
@@ -42,13 +43,17 @@ class Pile:
 
     kind: PileKind
     index: int | None = None
+    # The notation, written once: piles are written several times per action (notation,
+    # action object, events), and the ones actions name are made once (see below).
+    _text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # ``_value_`` is the member's value as ``value`` gives it, without the property lookup.
+        text = self.kind._value_ if self.index is None else f"{self.kind._value_}{self.index + 1}"
+        object.__setattr__(self, "_text", text)
 
     def __str__(self) -> str:
-        # ``_value_`` is the member's value as ``value`` gives it, without the property
-        # lookup: piles are written several times per action (notation, events).
-        if self.index is None:
-            return self.kind._value_
-        return f"{self.kind._value_}{self.index + 1}"
+        return self._text
 
 
 WASTE = Pile(PileKind.WASTE)
@@ -81,8 +86,10 @@ class Move:
     count: int = 1
 
     def __str__(self) -> str:
+        # The piles' texts are read directly: formatting a pile in an f-string goes through
+        # ``format()`` and costs more than the rest of the notation.
         amount = f":{self.count}" if self.count != 1 else ""
-        return f"{self.source}{amount}>{self.target}"
+        return f"{self.source._text}{amount}>{self.target._text}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +159,13 @@ def parse_pile(text: str) -> Pile:
 
 
 def parse_action(text: str) -> Action:
+    return _parse_action(text)
+
+
+# Actions are immutable values, so a text always gives the same one: players send the same
+# few notations again and again, and a cached one costs a small part of parsing it.
+@functools.lru_cache(maxsize=4096)
+def _parse_action(text: str) -> Action:
     token = text.strip().lower()
     simple = _SIMPLE.get(token)
     if simple is not None:

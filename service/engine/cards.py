@@ -63,3 +63,11 @@ def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:
 def fits_on(card: Card, target: Card) -> bool:
     """True when ``card`` may be built on ``target`` in a tableau column."""
     return RANK_OF[target] == RANK_OF[card] + 1 and IS_RED[target] != IS_RED[card]
+
+
+# What each card accepts in a tableau column (DS-TAB-1, TF-TAB-1), and what an empty column
+# accepts (DS-EMPTY-1, TF-EMPTY-1): the legal-move listing indexes these.
+ACCEPTED_ON: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(card for card in range(DECK_SIZE) if fits_on(card, target)) for target in range(DECK_SIZE)
+)
+KINGS: tuple[Card, ...] = tuple(suit * 13 + KING - 1 for suit in range(4))

@@ -32,7 +32,7 @@ from .actions import (
 from .cards import Card
 from .errors import IllegalActionError, InvalidActionError
 from .history import MAX_COUNT, PILE_CODE, PILE_KINDS, REC_DRAW, REC_MOVE, REC_RECYCLE, RECORD_BYTES
-from .legal import LegalMoves, Plan
+from .legal import LegalMoves
 from .outcome import Outcome
 from .scoring import RECYCLE_COST, move_points
 
@@ -65,8 +65,8 @@ class Klondike(LegalMoves):
     def play_text(self, text: str) -> Outcome:
         return self.play(parse_action(text))
 
-    def _apply_move(self, plan: Plan) -> Outcome:
-        source, target, count = plan.source, plan.target, plan.count
+    def _apply_move(self, move: Move) -> Outcome:
+        source, target, count = move.source, move.target, move.count
         skind, tkind = source.kind, target.kind
         flipped: Card | None = None
         if skind is PileKind.COLUMN:
@@ -107,7 +107,7 @@ class Klondike(LegalMoves):
             | count << 15
             | (flipped is not None) << 21
         )
-        return Outcome(plan.action, points, source, target, tuple(moving), flipped, won)
+        return Outcome(move, points, source, target, tuple(moving), flipped, won)
 
     def _apply_draw(self) -> Outcome:
         stock, waste = self.stock, self.waste

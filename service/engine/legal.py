@@ -1,15 +1,16 @@
 """Which actions the rules allow: legal-move listing and validation, shared by both games.
 
-Validation turns an action into a ``Plan`` (piles resolved to concrete places) or raises:
-``InvalidActionError`` for an action that names no real place, ``IllegalActionError``
-with the rule id for one the rules forbid. Nothing here changes the table; playing a
-plan is ``klondike.py``'s business. The games set the rule ids and the two hooks that
-differ (where a card goes on the foundations, and which column cards may move).
+Validation turns an action into the move it will play (piles resolved to concrete places)
+or raises: ``InvalidActionError`` for an action that names no real place,
+``IllegalActionError`` with the rule id for one the rules forbid. Nothing here changes the
+table; playing the move is ``klondike.py``'s business. The games set the rule ids and the
+two hooks that differ (where a card goes on the foundations, and which column cards may
+move).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
 from typing import ClassVar
 
 from .actions import (
@@ -26,24 +27,18 @@ from .actions import (
     column,
     foundation,
 )
-from .cards import KING, RANK_OF, Card, fits_on
+from .cards import ACCEPTED_ON, KING, KINGS, RANK_OF, Card, fits_on
 from .deal import Scoring
 from .errors import IllegalActionError, InvalidActionError
 from .history import MAX_COUNT
 from .table import Table
 
 
-@dataclass(slots=True)
-class Plan:
-    """A validated move, ready to apply: piles resolved to concrete places."""
-
-    source: Pile
-    target: Pile
-    count: int
-    action: Move = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.action = Move(self.source, self.target, self.count)
+@functools.cache
+def _column_move(source: int, target: int, count: int) -> Move:
+    # Moves are immutable values, so listings share them: building a frozen dataclass
+    # costs several times more than finding it again.
+    return Move(column(source), column(target), count)
 
 
 class LegalMoves(Table):
@@ -88,7 +83,15 @@ class LegalMoves(Table):
         return True
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action except taps and undo (which only restate moves) and resign."""
+        """Every legal action except taps and undo (which only restate moves) and resign.
+
+        The order is part of the answer (the HTTP listing passes it on as it is): the
+        draw or the recycle; the waste's top card to its foundation, then to each column
+        it fits, left to right; for each column from the left, its top card to its
+        foundation, then each movable card from the deepest one up (the longest run
+        first), to each other column it fits, left to right; last, each foundation
+        place's top card, place by place, to each column it fits, left to right.
+        """
         if self.over:
             return []
         actions: list[Action] = []
@@ -96,46 +99,45 @@ class LegalMoves(Table):
             actions.append(Draw())
         elif self.waste and self.scoring is Scoring.NORMAL:
             actions.append(Recycle())
-        columns = self.columns
-        ncols = self.column_count
+        # Which columns each card may go to, found once instead of testing every card
+        # against every column: few cards fit anywhere.
+        targets = self._columns_accepting()
         if self.waste:
             card = self.waste[-1]
             place = self.foundation_for(card)
             if place is not None:
                 actions.append(Move(WASTE, foundation(place)))
-            actions.extend(
-                Move(WASTE, column(j)) for j in range(ncols) if self._accepts(columns[j], card)
-            )
-        for i in range(ncols):
-            col = columns[i]
+            actions.extend(Move(WASTE, column(j)) for j in targets.get(card, ()))
+        for i, col in enumerate(self.columns):
             if not col:
                 continue
             size = len(col)
-            top = col[-1]
-            place = self.foundation_for(top)
+            source = column(i)
+            place = self.foundation_for(col[-1])
             if place is not None:
-                actions.append(Move(column(i), foundation(place)))
+                actions.append(Move(source, foundation(place)))
             for start in range(self._movable_start(i), size):
-                card = col[start]
                 # A King that already lies at the bottom gains nothing by moving to an
                 # empty column, but the rules allow it, so it is listed.
-                for j in range(ncols):
-                    if j != i and self._accepts(columns[j], card):
-                        actions.append(Move(column(i), column(j), size - start))
+                for j in targets.get(col[start], ()):
+                    if j != i:
+                        actions.append(_column_move(i, j, size - start))
         for place, height in enumerate(self.foundations):
             if height:
                 card = self.foundation_suit(place) * 13 + height - 1
-                actions.extend(
-                    Move(foundation(place), column(j))
-                    for j in range(ncols)
-                    if self._accepts(columns[j], card)
-                )
+                if card in targets:
+                    source = foundation(place)
+                    actions.extend(Move(source, column(j)) for j in targets[card])
         return actions
 
-    def _accepts(self, col: list[Card], card: Card) -> bool:
-        if not col:
-            return RANK_OF[card] == KING
-        return fits_on(card, col[-1])
+    def _columns_accepting(self) -> dict[Card, list[int]]:
+        """For each card that some column accepts, those columns in ascending order: a
+        column accepts the cards that fit on its top card, an empty one the Kings."""
+        targets: dict[Card, list[int]] = {}
+        for j, col in enumerate(self.columns):
+            for card in ACCEPTED_ON[col[-1]] if col else KINGS:
+                targets.setdefault(card, []).append(j)
+        return targets
 
     # ----------------------------------------------------------------- validation
 
@@ -150,9 +152,9 @@ class LegalMoves(Table):
         if isinstance(action, Resign):
             return action
         if isinstance(action, Move):
-            return self._plan_move(action).action
+            return self._plan_move(action)
         if isinstance(action, Tap):
-            return self._plan_tap(action).action
+            return self._plan_tap(action)
         if isinstance(action, Draw | Recycle):
             return self._plan_stock(isinstance(action, Recycle))
         raise InvalidActionError("bad_action", f"not an action: {action!r}")
@@ -185,7 +187,8 @@ class LegalMoves(Table):
             )
         return index
 
-    def _plan_move(self, move: Move) -> Plan:
+    def _plan_move(self, move: Move) -> Move:
+        """The move as it will be played: ``move`` itself when it names its places already."""
         source, target, count = move.source, move.target, move.count
         kind = source.kind
         if count < 1 or count > MAX_COUNT:
@@ -235,7 +238,7 @@ class LegalMoves(Table):
                     raise IllegalActionError(self.R_EMPTY)
             elif not fits_on(card, tcol[-1]):
                 raise IllegalActionError(self.R_FIT)
-            return Plan(source, column(j), count)
+            return move
         if tkind is PileKind.FOUNDATION:
             if target.index is not None:
                 self._foundation_index(target)
@@ -244,12 +247,12 @@ class LegalMoves(Table):
             fitting = self.foundation_for(card)
             if fitting is None:
                 raise IllegalActionError(self.R_FOUNDATION)
-            return Plan(source, foundation(fitting), 1)
+            return move if target.index == fitting else Move(source, foundation(fitting))
         raise InvalidActionError(
             "bad_target", "cards can be moved only to a column or to the foundations"
         )
 
-    def _plan_tap(self, tap: Tap) -> Plan:
+    def _plan_tap(self, tap: Tap) -> Move:
         source = tap.source
         if source.kind is PileKind.COLUMN:
             own = self._column_index(source)
@@ -266,7 +269,7 @@ class LegalMoves(Table):
             raise InvalidActionError("bad_source", "only a column or the waste can be tapped")
         place = self.foundation_for(card)
         if place is not None:
-            return Plan(source, foundation(place), 1)
+            return Move(source, foundation(place))
         if not tap.double:
             raise IllegalActionError(self.R_TAP)
         best = -1
@@ -278,4 +281,4 @@ class LegalMoves(Table):
             best = next((j for j, c in enumerate(self.columns) if not c and j != own), -1)
         if best < 0:
             raise IllegalActionError(self.R_DOUBLE_TAP)
-        return Plan(source, column(best), 1)
+        return Move(source, column(best))

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action, Pile
 from .cards import CARD_TEXT, Card
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one accepted action did: the normalized action and what moved.
 
     ``cards`` are the cards that moved (all face up by then); ``flipped`` is the card that
     turned face up, if any. For an undo, ``undone`` is the action taken back and
     ``turned_down`` the column whose card went face down again.
+
+    A named tuple, immutable like the other values: every action makes one, and a tuple
+    of twelve fields is built several times faster than a frozen dataclass.
     """
 
     action: Action

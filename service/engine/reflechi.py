@@ -7,7 +7,7 @@ only (TF-SCORE-2).
 
 from __future__ import annotations
 
-from .cards import RANK_OF, SUIT_OF, Card, fits_on
+from .cards import ACCEPTED_ON, RANK_OF, SUIT_OF, Card
 from .deal import GameKind, Scoring
 from .errors import InvalidPositionError
 from .klondike import Klondike
@@ -63,6 +63,6 @@ class SolitaireReflechi(Klondike):
         # TF-GROUP-1: every card is visible, yet only the ordered run on top may move.
         col = self.columns[index]
         start = len(col) - 1
-        while start > self.down[index] and fits_on(col[start], col[start - 1]):
+        while start > self.down[index] and col[start] in ACCEPTED_ON[col[start - 1]]:
             start -= 1
         return start

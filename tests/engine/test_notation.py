@@ -92,6 +92,16 @@ def test_count_of_one_is_not_written() -> None:
     assert parse_action("c1:1>c2") == Move(column(0), column(1))
 
 
+def test_a_text_parsed_again_gives_the_same_action_and_a_bad_one_is_refused_again() -> None:
+    # Parsing is cached (actions are values); refusals must not be.
+    for _ in range(2):
+        assert parse_action("c3:2>c5") == Move(column(2), column(4), 2)
+        assert parse_action("C3:2>C5") == Move(column(2), column(4), 2)
+        with pytest.raises(InvalidActionError) as info:
+            parse_action("c0>c1")
+        assert info.value.code == "bad_index"
+
+
 def test_piles() -> None:
     assert parse_pile("w") == WASTE and parse_pile("S") == STOCK
     assert parse_pile("f") == FOUNDATIONS and parse_pile("f8") == foundation(7)
