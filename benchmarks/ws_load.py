@@ -16,11 +16,13 @@ The load driver (this process, asyncio and the ``websockets`` client) then runs:
 1. echo, then echo + store: N connections, each sending an action-sized JSON frame and
    awaiting the echo;
 2. service: N games created over HTTP, one WebSocket per game (hello, subscribe with the
-   player token), each looping: pick a random legal action (sometimes an undo) from a
-   local copy of the game kept with ``service.engine``, send it with a request id and
-   time the round trip to its ``result``; the ``change`` frames that arrive in between
-   are counted, not timed. Every accepted ``notation`` is played on the local copy,
-   and at the end each local copy is checked against the service's state;
+   player token), each looping: send the next random legal action (sometimes an undo)
+   with a request id and time the round trip to its ``result``; the ``change`` frames
+   that arrive in between are counted, not timed. The actions are drawn before the
+   window, ``--script-actions`` per game on a copy of each game kept with
+   ``service.engine`` (``--live-play`` draws each one in the window instead), and every
+   answer's ``notation`` must be the one the script expects. At the end each local copy
+   has played the accepted notations and is checked against the service's state;
 3. memory: one Double Solitaire game played for 200 actions (undos included), then the
    ``MEMORY USAGE`` of all its Redis keys (``sol:{<game id>}:*``) summed.
 
@@ -55,7 +57,7 @@ import socket
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -308,9 +310,27 @@ async def echo_phase(
 # --------------------------------------------------------------------------- service
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action or undo to send: its request id, its frame, and the notation the service
+    answers with (None when drawn live: the answer is then played on the local copy)."""
+
+    request_id: str
+    frame: str
+    notation: str | None
+    undo: bool
+
+
 @dataclass
 class Player:
-    """One game, its WebSocket and a local copy of the game kept in step with it."""
+    """One game, its WebSocket and a local copy of the game kept in step with it.
+
+    With a script (``write_script``) the actions were drawn before the measured window,
+    on a copy of their own: in the window the driver only sends them and checks each
+    answer's notation, so that its CPU per action is close to the echo phases' driver
+    and leaves the machine's cores to the servers. The local copy plays the accepted
+    notations after the window (or when the script runs out, and live play goes on).
+    """
 
     game_id: str
     token: str
@@ -319,9 +339,53 @@ class Player:
     rng: random.Random
     accepted: int = 0
     changes: int = 0
+    script: list[Step] = field(default_factory=list)
+    sent: int = 0  # steps of the script sent
+    played: list[str] = field(default_factory=list)  # accepted notations not yet on local
 
-    def next_message(self) -> dict[str, Any] | None:
-        return random_move(self.local, self.game_id, self.rng)
+    def next_step(self, tally: Tally) -> Step | None:
+        if self.script:
+            if self.sent < len(self.script):
+                self.sent += 1
+                return self.script[self.sent - 1]
+            tally.counts["scripts_run_out"] += 1
+            self.script = []
+            self.catch_up_local()
+        message = random_move(self.local, self.game_id, self.rng)
+        if message is None:
+            return None
+        return Step(message["id"], json_text(message), None, message["type"] == "undo")
+
+    def catch_up_local(self) -> None:
+        from service import engine
+
+        for notation in self.played:
+            self.local.play(engine.parse_action(notation))
+        self.played = []
+
+
+def json_text(message: dict[str, Any]) -> str:
+    import orjson
+
+    return orjson.dumps(message).decode()
+
+
+def write_script(player: Player, length: int) -> None:
+    """Draws ``length`` random legal actions and undos (fewer if the game ends) for
+    ``player``, on a copy of its game."""
+    from service import engine
+
+    game = engine.new_game(player.code)
+    script = []
+    for _ in range(length):
+        message = random_move(game, player.game_id, player.rng)
+        if message is None:
+            break
+        undo = message["type"] == "undo"
+        action = engine.Undo() if undo else engine.parse_action(message["action"])
+        notation = str(game.play(action).action)
+        script.append(Step(message["id"], json_text(message), notation, undo))
+    player.script = script
 
 
 async def create_player(http: Any, port: int, rng: random.Random, game: str = "DS") -> Player:
@@ -364,16 +428,14 @@ async def open_session(player: Player, ws: Any, in_results: bool) -> None:
 
 async def play_once(player: Player, ws: Any, tally: Tally) -> bool:
     """Sends one action or undo and waits for its result; False when the game is over."""
-    import orjson
-
     from service import engine
 
-    message = player.next_message()
-    if message is None:
+    step = player.next_step(tally)
+    if step is None:
         return False
-    rid = message["id"]
+    rid = step.request_id
     sent = time.perf_counter()
-    await ws.send(orjson.dumps(message).decode())
+    await ws.send(step.frame)
     while True:
         reply = await recv_json(ws)
         kind = reply.get("type")
@@ -390,9 +452,14 @@ async def play_once(player: Player, ws: Any, tally: Tally) -> bool:
     if accepted and "change" in reply:
         count_change(player, reply["change"], tally)
     if accepted:
-        player.local.play(engine.parse_action(reply["notation"]))
+        if step.notation is None:
+            player.local.play(engine.parse_action(reply["notation"]))
+        else:
+            if reply["notation"] != step.notation:
+                tally.counts["script_mismatches"] += 1
+            player.played.append(reply["notation"])
         player.accepted += 1
-        tally.counts["undos" if message["type"] == "undo" else "actions"] += 1
+        tally.counts["undos" if step.undo else "actions"] += 1
     elif kind == "result":
         # A rejected legal action means the local copy went wrong: worth a loud count.
         tally.counts["rejected"] += 1
@@ -440,6 +507,9 @@ async def service_phase(
     players = await asyncio.gather(
         *(create_player(http, server.port, rng) for _ in range(args.games))
     )
+    if not args.live_play:
+        for player in players:
+            write_script(player, args.script_actions)
 
     async def worker(player: Player, ws: Any) -> None:
         while time.perf_counter() < tally.window_end:
@@ -479,6 +549,8 @@ async def service_phase(
         await asyncio.gather(
             *(drain_changes(p, ws, tally) for p, ws in zip(players, sockets, strict=True))
         )
+    for player in players:
+        player.catch_up_local()
     await check_players(http, server.port, players, tally)
     tally.counts["change_frames_missing"] = sum(p.accepted - p.changes for p in players)
     return tally, usage, profile
@@ -693,6 +765,18 @@ def build_figures(
             "local copy != service state (must be 0)",
         ),
         figure(
+            "ws.service.script_mismatches",
+            svc.counts["script_mismatches"],
+            "count",
+            "answers whose notation is not the script's (must be 0)",
+        ),
+        figure(
+            "ws.service.scripts_run_out",
+            svc.counts["scripts_run_out"],
+            "count",
+            "games that played on live after their script",
+        ),
+        figure(
             "ws.service.change_frames_missing",
             svc.counts["change_frames_missing"],
             "count",
@@ -758,6 +842,7 @@ async def run(args: argparse.Namespace) -> int:
     bad = (
         counts["state_mismatches"]
         + counts["rejected"]
+        + counts["script_mismatches"]
         + counts["changes_out_of_order"]
         + memory["mismatch"]
     )
@@ -797,6 +882,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_false",
         help="the actor gets each change as a frame of its own after the result, as clients "
         "that do not ask for changes_in_results do (default: the change in the result)",
+    )
+    parser.add_argument(
+        "--script-actions",
+        type=int,
+        default=2000,
+        help="actions drawn per game before the service phase (live play goes on after)",
+    )
+    parser.add_argument(
+        "--live-play",
+        action="store_true",
+        help="draw each action in the window from the local copy of its game instead of "
+        "a script drawn beforehand (the driver then takes about twice the CPU per action)",
     )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
