@@ -104,6 +104,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# How many of a game's latest versions an instance remembers having handed to its
+# subscribers: far more than can be on their way through pub/sub at once.
+_RECENT_VERSIONS = 64
+
 # Request ids are remembered for this many accepted actions of a game: enough for a
 # client to retry whatever it had in flight when its connection dropped.
 REQUEST_MEMORY = 32
@@ -132,8 +136,8 @@ class Store(ABC):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._local: dict[str, set[Subscriber]] = {}
-        # Per game with local subscribers: the highest version handed to them.
-        self._dispatched: dict[str, int] = {}
+        # Per game with local subscribers: the versions handed to them lately.
+        self._dispatched: dict[str, set[int]] = {}
 
     @property
     @abstractmethod
@@ -283,10 +287,16 @@ class Store(ABC):
             return
         if delivery.payload is not None and delivery.version > 0:
             # An instance hands its own commits to its subscribers at once; the copy that
-            # comes back through pub/sub is then not handed out a second time.
-            if delivery.version <= self._dispatched.get(delivery.game_id, 0):
+            # comes back through pub/sub (when another instance watches too) is then not
+            # handed out a second time. A lower version made elsewhere can arrive after
+            # a higher one made here: it is still handed out.
+            handed = self._dispatched.setdefault(delivery.game_id, set())
+            if delivery.version in handed:
                 return
-            self._dispatched[delivery.game_id] = delivery.version
+            handed.add(delivery.version)
+            if len(handed) > 2 * _RECENT_VERSIONS:
+                floor = max(handed) - _RECENT_VERSIONS
+                handed.difference_update([v for v in handed if v < floor])
         for subscriber in list(subscribers):
             subscriber.deliver(delivery)
 

@@ -228,3 +228,16 @@ async def test_races_have_no_watchers_hash(
     first, _ = instances
     await first.subscribe(race_topic("r1"), Collector())
     assert await admin.keys("*:w") == []
+
+
+async def test_a_lower_version_made_elsewhere_is_handed_out_after_a_higher_one(
+    instances: tuple[RedisStore, RedisStore],
+) -> None:
+    """Its own commit v5 reaches an instance's watchers before v4, made on another
+    instance, comes through pub/sub: v4 is still handed out, and each version once."""
+    first, _ = instances
+    watcher = Collector()
+    await first.subscribe("g1", watcher)
+    for version in (5, 4, 5, 4, 6):
+        first._dispatch(Delivery("g1", version, b"{}"))
+    assert watcher.versions() == [5, 4, 6]
