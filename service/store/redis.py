@@ -163,41 +163,9 @@ class RedisStore(Store):
         payload: bytes,
         fingerprint: str = "",
     ) -> CommitResult:
-        command = self.commit_command(
-            game_id, expected_version, state, notation, request_id, won, payload, fingerprint
-        )
-        try:
-            ((status, version),) = await self._run(command)
-        except (RedisError, OSError) as exc:
-            # The commit may have been applied all the same, and published to nobody
-            # here: this instance's watchers read the log instead.
-            self._dispatch(Delivery(game_id, -1, None))
-            raise StoreUnavailable(str(exc)) from exc
-        result = CommitResult(CommitStatus(status.decode()), int(version))
-        if result.status is CommitStatus.APPLIED:
-            # Not published back to this instance (see ``redis_layout``): its watchers
-            # get the change from here.
-            self._dispatch(Delivery(game_id, result.version, payload))
-        elif result.status is CommitStatus.DUPLICATE:
-            # An earlier try of this request may have been applied with its reply lost.
-            self._dispatch(Delivery(game_id, -1, None))
-        return result
-
-    def commit_command(
-        self,
-        game_id: str,
-        expected_version: int,
-        state: str,
-        notation: str,
-        request_id: str | None,
-        won: bool,
-        payload: bytes,
-        fingerprint: str = "",
-    ) -> tuple[Any, ...]:
-        """The call of the commit script that ``commit`` sends (its arguments as there)."""
         settings = self.settings
         keys = (*game_keys(game_id), checkpoint_key(game_id), watchers_key(game_id))
-        return (
+        command = (
             "EVALSHA",
             COMMIT_SHA,
             len(keys),
@@ -216,6 +184,22 @@ class RedisStore(Store):
             CHECKPOINT_INTERVAL,
             self._watchers.instance_id,
         )
+        try:
+            ((status, version),) = await self._run(command)
+        except (RedisError, OSError) as exc:
+            # The commit may have been applied all the same, and published to nobody
+            # here: this instance's watchers read the log instead.
+            self._dispatch(Delivery(game_id, -1, None))
+            raise StoreUnavailable(str(exc)) from exc
+        result = CommitResult(CommitStatus(status.decode()), int(version))
+        if result.status is CommitStatus.APPLIED:
+            # Not published back to this instance (see ``redis_layout``): its watchers
+            # get the change from here.
+            self._dispatch(Delivery(game_id, result.version, payload))
+        elif result.status is CommitStatus.DUPLICATE:
+            # An earlier try of this request may have been applied with its reply lost.
+            self._dispatch(Delivery(game_id, -1, None))
+        return result
 
     async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
         _, _, rid_key, _ = game_keys(game_id)

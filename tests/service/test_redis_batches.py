@@ -4,7 +4,7 @@ in the shapes redis-py gives, through errors, lost connections and cancellations
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -26,15 +26,6 @@ from service.store import (
 )
 from service.store.redis import RedisStore
 from service.store.redis_batches import PackedInC, Pipelined
-
-
-@pytest.fixture
-def db(clean_redis: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(clean_redis)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 @pytest.fixture
@@ -82,9 +73,21 @@ async def create_game(store: RedisStore, game_id: str) -> None:
     await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
 
 
-def commit_command(store: RedisStore, game_id: str, request_id: str) -> tuple[Any, ...]:
-    """The EVALSHA of ``RedisStore.commit`` for the first action of a game."""
-    return store.commit_command(game_id, 0, "s1", "d", request_id, False, b"{}")
+async def commit_command(store: RedisStore, game_id: str, request_id: str) -> tuple[Any, ...]:
+    """The command ``RedisStore.commit`` sends for the first action of a game."""
+    sent: list[tuple[Any, ...]] = []
+
+    async def record(*commands: tuple[Any, ...]) -> list[Any]:
+        sent.extend(commands)
+        return [[b"conflict", 0]]
+
+    real = store._run
+    store._run = record  # type: ignore[assignment]
+    try:
+        await store.commit(game_id, 0, "s1", "d", request_id, False, b"{}")
+    finally:
+        store._run = real
+    return sent[0]
 
 
 async def test_callers_batched_together_get_their_own_replies_in_order(
@@ -147,7 +150,7 @@ async def test_the_store_commands_reply_in_redis_pys_shapes(
             ("HGETALL", "nothing"),
             ("LRANGE", "log", 0, -1),
             ("LRANGE", "nothing", 0, -1),
-            commit_command(store, "ours", "r1"),
+            await commit_command(store, "ours", "r1"),
             ("PUBLISH", "channel", b"0\n{}"),
         )
         theirs = [
@@ -155,7 +158,7 @@ async def test_the_store_commands_reply_in_redis_pys_shapes(
             await client.execute_command("HGETALL", "nothing"),
             await client.execute_command("LRANGE", "log", 0, -1),
             await client.execute_command("LRANGE", "nothing", 0, -1),
-            await client.execute_command(*commit_command(store, "theirs", "r1")),
+            await client.execute_command(*(await commit_command(store, "theirs", "r1"))),
             await client.execute_command("PUBLISH", "channel", b"0\n{}"),
         ]
         assert ours == theirs
@@ -238,7 +241,7 @@ async def test_a_batch_on_a_connection_lost_under_it_is_sent_again(
         return connection
 
     monkeypatch.setattr(pool, "get_connection", get_a_doomed_connection)
-    replies = await run(commit_command(store, "g", "r1"), ("HGET", "sol:{g}:g", "v"))
+    replies = await run(await commit_command(store, "g", "r1"), ("HGET", "sol:{g}:g", "v"))
     assert kills[0] >= 1
     assert replies == [[b"applied", 1], b"1"]
     assert await store.actions("g") == ["d"]

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 
-import pytest
 import redis
 from redis.crc import key_slot
 
@@ -16,15 +14,6 @@ from service.config import Settings
 from service.store import CommitStatus, StoredGame, hash_token, open_store
 from tests.service.helpers import pick_action, post_action, winnable_reflechi
 from tests.support import auth, new_game, service_client
-
-
-@pytest.fixture
-def db(clean_redis: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(clean_redis)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def keys_of(db: redis.Redis, game_id: str) -> list[bytes]:

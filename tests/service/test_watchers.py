@@ -95,6 +95,18 @@ async def published_while(admin: aioredis.Redis, game_id: str, action: Any) -> l
         await pubsub.aclose()
 
 
+async def watching_again(
+    instances: tuple[RedisStore, RedisStore], admin: aioredis.Redis, watcher: Collector
+) -> None:
+    """The second instance resynchronised its watcher of "g1", is named in the game's
+    watchers hash again, and hears the first instance's next commit."""
+    first, second = instances
+    await wait_for(lambda: Delivery("g1", -1, None) in watcher.got)
+    assert await admin.hexists(watchers_key("g1"), second._watchers.instance_id)
+    await commit(first, "g1", 0)
+    await wait_for(lambda: 1 in watcher.versions())
+
+
 async def test_a_game_watched_on_its_own_instance_only_is_not_published(
     instances: tuple[RedisStore, RedisStore], admin: aioredis.Redis
 ) -> None:
@@ -190,10 +202,7 @@ async def test_an_entry_lost_in_redis_is_written_again_when_the_feed_reconnects(
     await admin.delete(watchers_key("g1"))  # as a failover to a stale replica might
     killed = await admin.client_kill_filter(_type="pubsub")
     assert killed >= 1
-    await wait_for(lambda: Delivery("g1", -1, None) in watcher.got)
-    assert await admin.hexists(watchers_key("g1"), second._watchers.instance_id)
-    await commit(first, "g1", 0)
-    await wait_for(lambda: 1 in watcher.versions())
+    await watching_again(instances, admin, watcher)
 
 
 async def test_a_failed_entry_write_has_the_feed_write_it_again_and_resync(
@@ -216,10 +225,7 @@ async def test_a_failed_entry_write_has_the_feed_write_it_again_and_resync(
     watcher = Collector()
     await second.subscribe("g1", watcher)
     assert failures == 1
-    await wait_for(lambda: Delivery("g1", -1, None) in watcher.got)
-    assert await admin.hexists(watchers_key("g1"), watchers.instance_id)
-    await commit(first, "g1", 0)
-    await wait_for(lambda: 1 in watcher.versions())
+    await watching_again(instances, admin, watcher)
 
 
 async def test_races_have_no_watchers_hash(
