@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +68,10 @@ class Pump:
         self.too_slow = False
         self.task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
+        # The game this connection is acting on while its change rides in the result
+        # (``hold``), and what arrived for it meanwhile, in order.
+        self._held_game: str | None = None
+        self._held: list[Delivery] = []
 
     def start(self) -> asyncio.Task[None]:
         self.task = asyncio.create_task(self._run())
@@ -90,6 +95,9 @@ class Pump:
         """Called by the store for every change of a subscribed game; never blocks."""
         if self.too_slow:
             return
+        if delivery.game_id == self._held_game:
+            self._held.append(delivery)
+            return
         try:
             self.inbox.put_nowait(delivery)
         except asyncio.QueueFull:
@@ -100,6 +108,26 @@ class Pump:
             if self.task is not None:
                 self.task.cancel()
             self.closer = asyncio.create_task(self._close_slow())
+
+    @contextlib.contextmanager
+    def hold(self, game_id: str, carried: Callable[[], int | None]) -> Iterator[None]:
+        """Keeps back what arrives for ``game_id`` inside the block, then queues it in
+        order, except the version ``carried()`` names: it went out in a result.
+
+        An action's own change is dispatched while it commits; queueing it only for the
+        pump to drop it again cost about a twentieth of the CPU of an action. Call with
+        the pump's lock held, so nothing of the game is being forwarded meanwhile.
+        """
+        self._held_game = game_id
+        try:
+            yield
+        finally:
+            self._held_game = None
+            held, self._held = self._held, []
+            version = carried()
+            for delivery in held:
+                if delivery.payload is None or delivery.version != version:
+                    self.deliver(delivery)
 
     async def _close_slow(self) -> None:
         # Sending the close frame itself may wait on the stuck client: bounded.
