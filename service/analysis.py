@@ -32,6 +32,7 @@ log = logging.getLogger("service.analysis")
 
 MODES = ("DS.D1N", "DS.D3N", "DS.D1V", "DS.D3V", "TF.D1N", "TF.D3N")
 _POOL_WAIT_SECONDS = 3.0
+_CLOSE_WAIT_SECONDS = 5.0
 
 
 def code_for(mode: str, secret: bool = True) -> engine.GameCode:
@@ -142,10 +143,17 @@ class Analysis:
         return self._hinting
 
     async def close(self) -> None:
-        for task in self._refills.values():
+        refills = list(self._refills.values())
+        for task in refills:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if refills:
+            # Bounded: a shutdown must end even if a refill does not.
+            done, pending = await asyncio.wait(refills, timeout=_CLOSE_WAIT_SECONDS)
+            for task in done:
+                if not task.cancelled():
+                    task.exception()  # retrieved: its end is of no interest now
+            if pending:
+                log.warning("%d winnable-pool refills did not stop at shutdown", len(pending))
         for executor in (self._solving, self._hinting):
             if executor is not None:
                 _stop_now(executor)
