@@ -196,17 +196,15 @@ class Commands:
         # carries it. The change rides along only when it is the next one this connection
         # is due; otherwise (changes made elsewhere not forwarded yet) the pump sends it
         # after those, as a frame, and skips it here by its version.
-        carried: list[int] = []
         async with self.pump.lock:
-            with self.pump.hold(message.game_id, lambda: carried[0] if carried else None):
+            with self.pump.hold(message.game_id) as held:
                 applied = await self.games.act(
                     message.game_id, sub.token, action, expected_version, message.id
                 )
                 result = _accepted(message.id, message.game_id, applied)
                 if applied.change is not None and sub.last_version == applied.version - 1:
                     result["change"] = applied.change
-                    sub.last_version = applied.version
-                    carried.append(applied.version)
+                    sub.last_version = held.carried = applied.version
             await self.outbox.send(result)
 
 

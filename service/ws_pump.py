@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,13 @@ class Subscription:
     role: str
     token: str | None
     last_version: int
+
+
+@dataclass(slots=True)
+class Held:
+    """The version of a held game whose change a result carried, once there is one."""
+
+    carried: int | None = None
 
 
 class Pump:
@@ -110,23 +117,23 @@ class Pump:
             self.closer = asyncio.create_task(self._close_slow())
 
     @contextlib.contextmanager
-    def hold(self, game_id: str, carried: Callable[[], int | None]) -> Iterator[None]:
+    def hold(self, game_id: str) -> Iterator[Held]:
         """Keeps back what arrives for ``game_id`` inside the block, then queues it in
-        order, except the version ``carried()`` names: it went out in a result.
+        order, except the version set as ``carried``: it went out in a result.
 
         An action's own change is dispatched while it commits; queueing it only for the
         pump to drop it again cost about a twentieth of the CPU of an action. Call with
         the pump's lock held, so nothing of the game is being forwarded meanwhile.
         """
+        held = Held()
         self._held_game = game_id
         try:
-            yield
+            yield held
         finally:
             self._held_game = None
-            held, self._held = self._held, []
-            version = carried()
-            for delivery in held:
-                if delivery.payload is None or delivery.version != version:
+            waiting, self._held = self._held, []
+            for delivery in waiting:
+                if delivery.payload is None or delivery.version != held.carried:
                     self.deliver(delivery)
 
     async def _close_slow(self) -> None:

@@ -28,7 +28,8 @@ async def test_the_carried_change_is_dropped_and_the_rest_keeps_its_order() -> N
     pump = new_pump()
     before = Delivery("g", 3, b"3")
     pump.deliver(before)
-    with pump.hold("g", lambda: 5):
+    with pump.hold("g") as held:
+        held.carried = 5
         pump.deliver(Delivery("g", 4, b"from elsewhere"))
         pump.deliver(Delivery("other", 1, b"1"))
         pump.deliver(Delivery("g", 5, b"own"))
@@ -45,7 +46,7 @@ async def test_the_carried_change_is_dropped_and_the_rest_keeps_its_order() -> N
 
 async def test_nothing_is_dropped_when_the_result_carried_no_change() -> None:
     pump = new_pump()
-    with pytest.raises(RuntimeError), pump.hold("g", lambda: None):
+    with pytest.raises(RuntimeError), pump.hold("g"):
         pump.deliver(Delivery("g", 5, b"own"))
         raise RuntimeError("the action failed after its commit")
     assert queued(pump) == [Delivery("g", 5, b"own")]
