@@ -10,7 +10,6 @@ privacy of races and daily challenges, is ``GameReads``, which ``Games`` extends
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 from collections import OrderedDict
@@ -26,6 +25,7 @@ from .errors import RuleRejected, ServiceError, not_found, request_id_reused
 from .game_hooks import RaceRead
 from .game_reads import GameReads, build_change
 from .ids import new_id
+from .locks import KeyedLocks
 from .metrics import Metrics
 from .protocol import ErrorCode
 from .store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
@@ -71,7 +71,7 @@ class Games(GameReads):
     ) -> None:
         super().__init__(store, settings, metrics, clock)
         self._live: OrderedDict[str, _Live] = OrderedDict()
-        self._locks: dict[str, list[Any]] = {}
+        self._locks = KeyedLocks()
 
     def _log_entry(self, notation: str, created_ms: int) -> str:
         """The log keeps each action's time after the game's creation, for replays."""
@@ -209,25 +209,16 @@ class Games(GameReads):
         ``race_read`` is the game's race as the caller has just read it (a race command
         does), which the race's gate may judge instead of reading it again.
         """
-        # One action at a time per game on this instance: the live copy is shared.
-        entry = self._locks.get(game_id)
-        if entry is None:
-            entry = self._locks[game_id] = [asyncio.Lock(), 0]
-        lock: asyncio.Lock = entry[0]
-        entry[1] += 1
         started = time.perf_counter()
         try:
-            async with lock:
+            # One action at a time per game on this instance: the live copy is shared.
+            async with self._locks(game_id):
                 applied = await self._act(
                     game_id, token, action, expected_version, request_id, race_read
                 )
         except RuleRejected as exc:
             self.metrics.rejections.labels(exc.rejection["rule_id"]).inc()
             raise
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[game_id]
         self.metrics.actions.inc()
         self.metrics.action_latency.observe(time.perf_counter() - started)
         return applied

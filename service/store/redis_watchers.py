@@ -7,7 +7,6 @@ and the commit script publishes a change only when another instance is named the
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from ..ids import new_id
+from ..locks import KeyedLocks
 from . import race_topic
 from .redis_batches import OneByOne, Pipelined
 from .redis_layout import watchers_key
@@ -43,8 +43,8 @@ class Watchers:
         # not be published, so the feed must write it again and catch its watchers up.
         self._on_lost = on_lost
         self._written: set[str] = set()
-        # A lock per game while its entry changes, with the number of callers at it.
-        self._locks: dict[str, list[Any]] = {}
+        # One change of a game's entry at a time.
+        self._locks = KeyedLocks()
 
     async def sync(self, topic: str) -> None:
         """Writes or removes this instance's entry for ``topic`` as ``watched`` says.
@@ -54,17 +54,8 @@ class Watchers:
         """
         if topic.startswith(_RACE_PREFIX):
             return
-        entry = self._locks.get(topic)
-        if entry is None:
-            entry = self._locks[topic] = [asyncio.Lock(), 0]
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                await self._sync(topic)
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[topic]
+        async with self._locks(topic):
+            await self._sync(topic)
 
     async def _sync(self, game_id: str) -> None:
         wanted = self._watched(game_id)
