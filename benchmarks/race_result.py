@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import random
 import signal
@@ -53,7 +54,13 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
 
 from benchmarks import _profile
 from benchmarks._client import ws_connect
-from benchmarks._processes import Process, percentile_ms, start_service, wait_ready
+from benchmarks._processes import (
+    Process,
+    cpu_seconds,
+    percentile_ms,
+    start_service,
+    wait_ready,
+)
 from benchmarks._report import Figure, report
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/12"
@@ -176,6 +183,9 @@ class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds, one per race
     first: list[float] = field(default_factory=list)  # the first of the two players
     counts: Counter[str] = field(default_factory=Counter)
+    # Service CPU seconds when the endings were let go, and when the last result arrived.
+    cpu_at_open: float = float("nan")
+    cpu_at_last: float = float("nan")
 
 
 def expect(condition: bool, tally: Tally, what: str, detail: Any = None) -> None:
@@ -297,6 +307,8 @@ async def _one_race(
             await conn.wait_for(race_message(race_id, host_resigned), mark, "host resigned")
 
         await gate.wait()
+        if math.isnan(tally.cpu_at_open):
+            tally.cpu_at_open = cpu_seconds(service.pid)
         if args.spread > 0:
             # Spread the endings out instead of all at once (see --spread).
             await asyncio.sleep(args.rng.uniform(0, args.spread))
@@ -314,6 +326,8 @@ async def _one_race(
             arrivals.append(stamp)
             finals.append(frame["race"]["result"])
         tally.latencies.append(max(arrivals) - sent)
+        if len(tally.latencies) == args.races:
+            tally.cpu_at_last = cpu_seconds(service.pid)
         tally.first.append(min(arrivals) - sent)
         answer = (await conns[1].wait_for(lambda f: f.get("id") == "end", what="resign answer"))[1]
         expect(answer.get("status") == "accepted", tally, "final_resign_refused")
@@ -383,6 +397,12 @@ def build_figures(args: argparse.Namespace, tally: Tally, elapsed: float) -> lis
             rounded(percentile_ms(tally.first, 50)),
             "ms",
             "ending request -> the first player has it, p50",
+        ),
+        Figure(
+            "race.service_cpu_ms",
+            rounded((tally.cpu_at_last - tally.cpu_at_open) * 1000),
+            "ms",
+            "service CPU from the endings' start to the last result (10 ms ticks)",
         ),
         Figure("race.races", args.races, "count", "concurrent two-player races"),
         Figure("race.spread_s", args.spread, "s", "final resigns spread over"),

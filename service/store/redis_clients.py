@@ -64,6 +64,9 @@ def connect(url: str, max_connections: int, scripts: list[str]) -> Clients:
     client = aioredis.Redis(connection_pool=pool)
     feed = aioredis.Redis.from_url(
         url,
+        # RESP2: redis-py hands RESP3 pub/sub pushes to a handler that formats each whole
+        # message for a debug log line, enabled or not.
+        protocol=2,
         socket_timeout=options["socket_timeout"],
         socket_connect_timeout=options["socket_connect_timeout"],
         health_check_interval=15,
