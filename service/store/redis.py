@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from ..config import Settings
 from . import (
@@ -204,14 +204,19 @@ class RedisStore(Store):
     async def seen_request(self, game_id: str, request_id: str) -> tuple[int, str] | None:
         _, _, rid_key, _ = game_keys(game_id)
         try:
-            entries = await self._redis.lrange(rid_key, 0, -1)
+            try:
+                (entry,) = await self._run(("HGET", rid_key, "=" + request_id))
+            except ResponseError as exc:
+                if not str(exc).startswith("WRONGTYPE"):
+                    raise
+                # Still the list of an earlier release (its next commit moves it).
+                return _seen_in_list(await self._redis.lrange(rid_key, 0, -1), request_id)
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
-        for entry in entries:
-            seen, version, fingerprint = text_of(entry).rsplit("\t", 2)
-            if seen == request_id:
-                return int(version), fingerprint
-        return None
+        if entry is None:
+            return None
+        version, fingerprint = text_of(entry).split("\t", 1)
+        return int(version), fingerprint
 
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         key, log_key, _, _ = game_keys(game_id)
@@ -343,3 +348,11 @@ class RedisStore(Store):
     async def _unlisten(self, game_id: str) -> None:
         await self._changes.unlisten(game_id)
         await self._watchers.sync(game_id)
+
+
+def _seen_in_list(entries: list[bytes | str], request_id: str) -> tuple[int, str] | None:
+    for entry in entries:
+        seen, version, fingerprint = text_of(entry).rsplit("\t", 2)
+        if seen == request_id:
+            return int(version), fingerprint
+    return None

@@ -8,8 +8,10 @@ all of them, also runs on Redis Cluster:
   ``dc`` daily challenge, ``x`` (present) the code is hidden until the game is over
 - ``sol:{id}:log`` list: every accepted action, as its notation and its time (ms after
   ``t0``, the creation time in the game hash); action ``k`` (from 1) made version ``k``
-- ``sol:{id}:rid`` list: the last request ids, as
-  ``<request id>\\t<version>\\t<request fingerprint>``
+- ``sol:{id}:rid`` hash: the request ids of the last ``REQUEST_MEMORY`` actions or more:
+  ``=<request id>`` -> ``<version>\\t<request fingerprint>``, and ``#<version % memory>``
+  -> the ``=<request id>`` field that version wrote, which the action that many versions
+  later deletes (earlier releases kept a list, scanned on every commit)
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
 - ``sol:{id}:cp``  hash: version (every ``CHECKPOINT_INTERVAL``-th) -> serialized state
 - ``sol:{id}:w``   hash: the instances whose clients watch the game (instance id -> 1).
@@ -30,34 +32,62 @@ local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {'missing', 0} end
 v = tonumber(v)
 if ARGV[4] ~= '' then
-  -- A plain prefix test first: a pattern match of every remembered entry costs more
-  -- than the rest of the script.
-  local prefix = ARGV[4] .. '\\t'
-  local n = #prefix
-  for _, entry in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
-    if string.sub(entry, 1, n) == prefix then
-      local version, fp = string.match(entry, '^(%d+)\\t([^\\t]*)$', n + 1)
-      if version then
-        if fp == ARGV[11] then return {'duplicate', tonumber(version)} end
-        return {'reused', tonumber(version)}
+  local seen = redis.pcall('HGET', KEYS[3], '=' .. ARGV[4])
+  if type(seen) == 'table' and seen.err then
+    -- Request ids kept as a list by an earlier release: moved into the hash, once.
+    local entries = redis.call('LRANGE', KEYS[3], 0, -1)
+    redis.call('DEL', KEYS[3])
+    seen = false
+    for i = #entries, 1, -1 do
+      local id, version, fp = string.match(entries[i], '^(.*)\\t(%d+)\\t([^\\t]*)$')
+      if id then
+        local slot = '#' .. (tonumber(version) % tonumber(ARGV[10]))
+        local old = redis.call('HGET', KEYS[3], slot)
+        if old then redis.call('HDEL', KEYS[3], old) end
+        redis.call('HSET', KEYS[3], slot, '=' .. id, '=' .. id, version .. '\\t' .. fp)
+        if id == ARGV[4] then seen = version .. '\\t' .. fp end
       end
     end
+    local left = redis.call('PTTL', KEYS[1])
+    if #entries > 0 and left > 0 then redis.call('PEXPIRE', KEYS[3], left) end
+  end
+  if seen then
+    local version, fp = string.match(seen, '^(%d+)\\t(.*)$')
+    if fp == ARGV[11] then return {'duplicate', tonumber(version)} end
+    return {'reused', tonumber(version)}
   end
 end
 if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
 if v >= tonumber(ARGV[9]) then return {'full', v} end
 local nv = v + 1
-redis.call('HSET', KEYS[1], 's', ARGV[2], 'v', nv, 'w', ARGV[5])
-redis.call('RPUSH', KEYS[2], ARGV[3])
-if nv % tonumber(ARGV[12]) == 0 then redis.call('HSET', KEYS[5], nv, ARGV[2]) end
-if ARGV[4] ~= '' then
-  redis.call('LPUSH', KEYS[3], ARGV[4] .. '\\t' .. nv .. '\\t' .. ARGV[11])
-  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[10]) - 1)
-end
 local ttl = tonumber(ARGV[7])
 if ARGV[5] == '1' then ttl = tonumber(ARGV[8]) end
-for _, i in ipairs({1, 2, 3, 5, 6}) do
-  if ttl > 0 then redis.call('EXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
+-- Lifetimes are renewed when the game's has run down by a tenth (a minute at most), or
+-- changes: renewing all five keys on every action was a fifth of the script's cost.
+local renew = ARGV[5] == '1'
+if not renew then
+  local left = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then renew = left < ttl * 1000 - math.min(60000, ttl * 100) else renew = left ~= -1 end
+end
+redis.call('HSET', KEYS[1], 's', ARGV[2], 'v', nv, 'w', ARGV[5])
+-- A key made between two renewals gets its lifetime at once.
+local created = {}
+if redis.call('RPUSH', KEYS[2], ARGV[3]) == 1 then created[#created + 1] = KEYS[2] end
+if nv % tonumber(ARGV[12]) == 0 then
+  if redis.call('HSET', KEYS[5], nv, ARGV[2]) == 1 then created[#created + 1] = KEYS[5] end
+end
+if ARGV[4] ~= '' then
+  -- Slot ``version % memory`` names the request that wrote it: its next owner, that many
+  -- actions later, forgets that request.
+  local slot = '#' .. (nv % tonumber(ARGV[10]))
+  local old = redis.call('HGET', KEYS[3], slot)
+  if old then redis.call('HDEL', KEYS[3], old)
+  elseif redis.call('EXISTS', KEYS[3]) == 0 then created[#created + 1] = KEYS[3] end
+  redis.call('HSET', KEYS[3], slot, '=' .. ARGV[4], '=' .. ARGV[4], nv .. '\\t' .. ARGV[11])
+end
+if renew then created = {KEYS[1], KEYS[2], KEYS[3], KEYS[5], KEYS[6]} end
+for _, key in ipairs(created) do
+  if ttl > 0 then redis.call('EXPIRE', key, ttl) else redis.call('PERSIST', key) end
 end
 local watchers = redis.call('HLEN', KEYS[6])
 if watchers > 1 or (watchers == 1 and redis.call('HEXISTS', KEYS[6], ARGV[13]) == 0) then

@@ -194,3 +194,63 @@ async def test_a_burst_of_store_calls_shares_few_connections(
         assert len(db.client_list()) - before <= 3
     finally:
         await store.close()
+
+
+async def test_lifetimes_are_renewed_once_a_tenth_has_run_down(
+    clean_redis: str, db: redis.Redis
+) -> None:
+    """Every key of a playing game expires together, ``game_ttl_seconds`` after its last
+    action give or take a tenth (a minute at most): renewing them all on every action was
+    a fifth of the commit's cost. A key made in between gets its lifetime at once."""
+    store = open_store(Settings(store_url=clean_redis, game_ttl_seconds=10))
+    await store.open()
+    try:
+        await store.create(StoredGame("g", 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+        keys = [f"sol:{{g}}:{suffix}" for suffix in ("g", "log", "rid")]
+        await asyncio.sleep(0.3)
+        assert (await store.commit("g", 0, "s1", "d", "r1", False, b"{}")).version == 1
+        # Not renewed yet; the log and the request ids, made now, have their lifetime.
+        assert db.pttl(keys[0]) <= 9_700
+        assert [db.ttl(key) > 0 for key in keys] == [True, True, True]
+        await asyncio.sleep(0.9)  # the game's lifetime is now down by more than a tenth
+        assert (await store.commit("g", 1, "s2", "d", "r2", False, b"{}")).version == 2
+        assert [db.pttl(key) > 9_500 for key in keys] == [True, True, True]
+        # Ending the game sets the lifetime of won games (here: for good) at once.
+        assert (await store.commit("g", 2, "s3", "c1>f", "r3", True, b"{}")).version == 3
+        assert [db.ttl(key) for key in keys] == [-1, -1, -1]
+    finally:
+        await store.close()
+
+
+async def test_request_ids_kept_as_a_list_by_an_earlier_release_still_count(
+    clean_redis: str, db: redis.Redis
+) -> None:
+    """A game whose request ids are still the list an earlier release kept: they are read
+    from it, and its next commit moves them into the hash with the game's lifetime."""
+    store = open_store(Settings(store_url=clean_redis, game_ttl_seconds=100))
+    await store.open()
+    try:
+        await store.create(StoredGame("old", 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+        for version in range(1, 4):
+            db.rpush("sol:{old}:log", f"a{version}")
+        db.hset("sol:{old}:g", mapping={"v": 3, "s": "s3"})
+        # Newest first, as LPUSH left them: "<request id>\t<version>\t<fingerprint>".
+        db.rpush("sol:{old}:rid", "tab\tid\t3\ta3", "r2\t2\ta2", "r1\t1\ta1")
+        db.expire("sol:{old}:rid", 100)
+        assert await store.seen_request("old", "tab\tid") == (3, "a3")
+        assert await store.seen_request("old", "r1") == (1, "a1")
+        assert await store.seen_request("old", "r9") is None
+        # A retry of an old request is a duplicate; the list is a hash from then on.
+        retried = await store.commit("old", 3, "s4", "a2", "r2", False, b"{}", "a2")
+        assert (retried.status, retried.version) == (CommitStatus.DUPLICATE, 2)
+        assert db.type("sol:{old}:rid") == b"hash"
+        assert 0 < db.ttl("sol:{old}:rid") <= 100
+        reused = await store.commit("old", 3, "s4", "x", "tab\tid", False, b"{}", "x")
+        assert (reused.status, reused.version) == (CommitStatus.REUSED, 3)
+        applied = await store.commit("old", 3, "s4", "d", "r4", False, b"{}", "d")
+        assert (applied.status, applied.version) == (CommitStatus.APPLIED, 4)
+        for request_id, seen in [("r1", (1, "a1")), ("tab\tid", (3, "a3")), ("r4", (4, "d"))]:
+            assert await store.seen_request("old", request_id) == seen
+        assert await store.actions("old") == ["a1", "a2", "a3", "d"]
+    finally:
+        await store.close()
