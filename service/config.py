@@ -21,7 +21,11 @@ class Settings(BaseSettings):
     workers: int = Field(
         1, ge=1, description="Service processes behind the one port (above 1: Redis store only)."
     )
-    game_ttl_seconds: int = Field(7 * 24 * 3600, gt=0, description="Idle games expire after.")
+    game_ttl_seconds: int = Field(
+        7 * 24 * 3600,
+        gt=0,
+        description="Idle games expire after (with Redis, up to a tenth sooner, a minute at most).",
+    )
     won_game_ttl_seconds: int = Field(0, ge=0, description="0 keeps won games for good.")
     max_frame_bytes: int = Field(16 * 1024, gt=0)
     rate_per_second: float = Field(20.0, gt=0)
