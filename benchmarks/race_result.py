@@ -309,6 +309,8 @@ async def _one_race(
         await gate.wait()
         if math.isnan(tally.cpu_at_open):
             tally.cpu_at_open = cpu_seconds(service.pid)
+            if args.cprofile:
+                os.kill(service.pid, signal.SIGUSR1)  # the recording starts
         if args.spread > 0:
             # Spread the endings out instead of all at once (see --spread).
             await asyncio.sleep(args.rng.uniform(0, args.spread))
@@ -328,6 +330,8 @@ async def _one_race(
         tally.latencies.append(max(arrivals) - sent)
         if len(tally.latencies) == args.races:
             tally.cpu_at_last = cpu_seconds(service.pid)
+            if args.cprofile:
+                os.kill(service.pid, signal.SIGUSR1)  # and ends with the last result
         tally.first.append(min(arrivals) - sent)
         answer = (await conns[1].wait_for(lambda f: f.get("id") == "end", what="resign answer"))[1]
         expect(answer.get("status") == "accepted", tally, "final_resign_refused")
@@ -437,7 +441,8 @@ async def run(args: argparse.Namespace) -> int:
         "HTTP_WRITE_RATE_PER_SECOND": "1000000000",
         "HTTP_WRITE_BURST": "1000000000",
     }
-    service = start_service("service", args.redis_url, settings)
+    command = _profile.cprofiled_service(args.cprofile) if args.cprofile else ""
+    service = start_service("service", args.redis_url, settings, command)
     tally = Tally()
     recording: asyncio.Task[dict[str, Any]] | None = None
 
@@ -480,6 +485,13 @@ async def run(args: argparse.Namespace) -> int:
             profile = await recording
             if profile:
                 _profile.report(profile, "Service during the endings", args.profile)
+        if args.cprofile and tally.counts["races_finished"] == args.races:
+            for _ in range(50):  # the service writes the file on the second signal
+                if os.path.exists(args.cprofile):
+                    break
+                await asyncio.sleep(0.1)
+            title = "Service from the first ending to the last result, per race ending"
+            _profile.report_cprofile(args.cprofile, title, args.races)
         summary = log_summary(service)
         if summary:
             print("service log (warnings and errors), most frequent:", file=sys.stderr)
@@ -528,6 +540,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help=f"record the service with py-spy for {PROFILE_SECONDS} s from the endings on "
         "(speedscope format; needs py-spy)",
+    )
+    parser.add_argument(
+        "--cprofile",
+        metavar="FILE",
+        default=None,
+        help="run the service under cProfile, recording from the endings' start to the "
+        "last result into FILE (pstats), and print where the time went per ending",
     )
     args = parser.parse_args(argv)
     if args.quick:

@@ -7,6 +7,7 @@ docs/benchmarks.md, not for assertions.
 from __future__ import annotations
 
 import json
+import pstats
 import subprocess
 import sys
 from pathlib import Path
@@ -73,9 +74,17 @@ def test_instances_benchmark_runs_workers() -> None:
 
 
 @pytest.mark.slow
-def test_race_benchmark_reports_its_metrics(clean_redis: str) -> None:
-    figures = run_benchmark("race_result.py", "--redis-url", clean_redis)
+def test_race_benchmark_reports_its_metrics(clean_redis: str, tmp_path: Path) -> None:
+    recording = tmp_path / "endings.pstats"
+    figures = run_benchmark(
+        "race_result.py", "--redis-url", clean_redis, "--cprofile", str(recording)
+    )
     assert "race.result_p99_ms" in figures
+    assert "race.service_cpu_ms" in figures
+    # The service's own functions were recorded between the first ending and the last.
+    recorded = pstats.Stats(str(recording)).stats  # type: ignore[attr-defined]
+    names = {name for _, _, name in recorded}
+    assert {"resign_game", "after_action", "update"} <= names
 
 
 @pytest.mark.slow
