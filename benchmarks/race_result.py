@@ -28,7 +28,11 @@ Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "race.result_p99_ms", "value": 12.3, "unit": "ms"}``.
 
     python benchmarks/race_result.py [--races 100] [--moves 3] [--spread 0] [--redis-url URL]
-                                     [--quick]
+                                     [--quick] [--profile FILE | --cprofile FILE]
+
+``race.service_cpu_ms`` is the service's CPU from the moment the endings are let go to
+the last result (10 ms ticks). ``--cprofile`` runs the service under cProfile, records
+that same stretch and prints the functions by time with their calls per ending.
 """
 
 from __future__ import annotations
