@@ -68,6 +68,10 @@ class Pump:
         self.subscriptions: dict[str, Subscription] = {}
         # Race id -> the player's token, or None for a spectator.
         self.race_watches: dict[str, str | None] = {}
+        # Race id -> the version of the last race message sent: each is the whole race, so
+        # one no newer (published while the watch began, before the race it sent was
+        # read) is left out.
+        self.race_versions: dict[str, int] = {}
         self.inbox: asyncio.Queue[Delivery] = asyncio.Queue(settings.send_queue_size)
         # Held while a subscription is being set up, so the pump cannot race ahead of
         # the snapshot it must follow.
@@ -168,13 +172,18 @@ class Pump:
         if race_id not in self.race_watches:
             return
         if delivery.payload is not None:
+            if delivery.version > 0:  # (0: a message that is not stored, e.g. progress)
+                if delivery.version <= self.race_versions.get(race_id, 0):
+                    return
+                self.race_versions[race_id] = delivery.version
             await self.outbox.send_raw(delivery.payload)
             return
         try:
-            message, _ = await self.races.watch(race_id, self.race_watches[race_id])
+            message, version = await self.races.watch(race_id, self.race_watches[race_id])
         except ServiceError as exc:
             await self.outbox.error(exc.code, exc.message, race_id=race_id)
             return
+        self.race_versions[race_id] = version
         await self.outbox.send(message)
 
     # ------------------------------------------------------------------ catching up
@@ -294,12 +303,13 @@ class Pump:
         async with self.lock:
             await self.games.store.subscribe(race_topic(race_id), self)
             try:
-                snapshot, _ = await self.races.watch(race_id, message.token)
+                snapshot, version = await self.races.watch(race_id, message.token)
             except ServiceError:
                 if race_id not in self.race_watches:
                     await self.games.store.unsubscribe(race_topic(race_id), self)
                 raise
             self.race_watches[race_id] = message.token
+            self.race_versions[race_id] = version
             await self.outbox.send({**snapshot, "id": message.id})
         if message.token is not None:
             await self.races.set_connected(race_id, message.token, True)
@@ -311,6 +321,7 @@ class Pump:
 
     async def _stop_watching(self, race_id: str) -> None:
         token = self.race_watches.pop(race_id, None)
+        self.race_versions.pop(race_id, None)
         await self.games.store.unsubscribe(race_topic(race_id), self)
         if token is not None:
             try:
