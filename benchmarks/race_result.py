@@ -445,7 +445,11 @@ async def run(args: argparse.Namespace) -> int:
         "HTTP_WRITE_RATE_PER_SECOND": "1000000000",
         "HTTP_WRITE_BURST": "1000000000",
     }
-    command = _profile.cprofiled_service(args.cprofile) if args.cprofile else ""
+    command = ""
+    if args.cprofile:
+        # The service writes it at the end of the recording: an older one must not pass.
+        Path(args.cprofile).unlink(missing_ok=True)
+        command = _profile.cprofiled_service(args.cprofile)
     service = start_service("service", args.redis_url, settings, command)
     tally = Tally()
     recording: asyncio.Task[dict[str, Any]] | None = None
@@ -494,8 +498,11 @@ async def run(args: argparse.Namespace) -> int:
                 if os.path.exists(args.cprofile):
                     break
                 await asyncio.sleep(0.1)
-            title = "Service from the first ending to the last result, per race ending"
-            _profile.report_cprofile(args.cprofile, title, args.races)
+            if os.path.exists(args.cprofile):
+                title = "Service from the first ending to the last result, per race ending"
+                _profile.report_cprofile(args.cprofile, title, args.races)
+            else:
+                print(f"no cProfile recording in {args.cprofile}", file=sys.stderr)
         summary = log_summary(service)
         if summary:
             print("service log (warnings and errors), most frequent:", file=sys.stderr)
