@@ -57,7 +57,7 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
-from benchmarks._client import ws_connect
+from benchmarks._client import driver_collector_quiet, ws_connect
 from benchmarks._processes import (
     Process,
     cpu_seconds,
@@ -208,6 +208,8 @@ class Gate:
         self.released = asyncio.Event()
         if before_open is None:
             self.released.set()
+        # From the opening to close(): the driver's collector kept out of the endings.
+        self.collector_quiet = contextlib.ExitStack()
 
     async def wait(self) -> None:
         self.missing -= 1
@@ -218,6 +220,7 @@ class Gate:
     async def _open(self) -> None:
         if self.before_open is not None:
             await self.before_open()
+        self.collector_quiet.enter_context(driver_collector_quiet())
         self.opened.set()
 
     def give_up(self) -> None:
@@ -479,6 +482,7 @@ async def run(args: argparse.Namespace) -> int:
                 *(one_race(i, args, service, http, tally, gate) for i in range(args.races)),
                 return_exceptions=True,
             )
+        gate.collector_quiet.close()
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 print(f"a race failed: {outcome!r}", file=sys.stderr)

@@ -6,6 +6,7 @@ docs/benchmarks.md, not for assertions.
 
 from __future__ import annotations
 
+import gc
 import json
 import pstats
 import subprocess
@@ -100,3 +101,17 @@ def test_winnable_games_benchmark_reports_its_metrics() -> None:
     figures = run_benchmark("winnable_games.py")
     for metric in ("create.random.p99_ms", "create.winnable.p99_ms", "create.winnable_ratio"):
         assert figures[metric]["unit"] in {"ms", "1"}
+
+
+def test_the_drivers_collector_leaves_what_it_set_up_alone_during_a_window() -> None:
+    from benchmarks._client import driver_collector_quiet
+
+    thresholds = gc.get_threshold()
+    frozen_before = gc.get_freeze_count()
+    set_up = [[index] for index in range(10_000)]  # tracked objects a driver holds
+    with driver_collector_quiet():
+        assert gc.get_freeze_count() >= frozen_before + len(set_up)
+        assert gc.get_threshold()[0] > thresholds[0]
+    assert gc.get_threshold() == thresholds
+    assert gc.get_freeze_count() == 0
+    assert set_up[-1] == [9_999]
