@@ -60,7 +60,7 @@ from benchmarks._processes import (
     wait_redis,
 )
 from benchmarks._report import Figure, report
-from benchmarks.ws_load import Player, create_player, open_session, play_once
+from benchmarks._ws_players import Player, create_player, open_session, play_once
 
 LIFTED = {
     "RATE_PER_SECOND": "1000000000",

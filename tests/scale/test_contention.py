@@ -180,7 +180,7 @@ async def _check_log(
         assert answer.version == original.version
         assert answer.notation == original.notation
     # Every repeat of an accepted request was recognised (the service remembers the last
-    # 64 request ids of a game; a repeat follows its original closely here).
+    # 32 request ids of a game; a repeat follows its original closely here).
     for answer in answers:
         if answer.repeat and answer.request_id in produced:
             first = next(a for a in answers if a.request_id == answer.request_id)
