@@ -90,6 +90,14 @@ def figure(
     return Figure(metric, rounded, unit, label, target)
 
 
+def at_least(metric: str, value: float, unit: str, label: str, floor: float) -> Figure | None:
+    return figure(metric, value, unit, label, f">= {floor}", value >= floor)
+
+
+def at_most(metric: str, value: float, unit: str, label: str, ceiling: float) -> Figure | None:
+    return figure(metric, value, unit, label, f"<= {ceiling}", value <= ceiling)
+
+
 def build_figures(
     args: argparse.Namespace,
     echo: tuple[Tally, Usage],
@@ -111,25 +119,17 @@ def build_figures(
     figures = [
         figure("ws.service.actions_per_s", svc.rate, "1/s", "service: accepted actions per s"),
         figure("ws.echo.msgs_per_s", echo_tally.rate, "1/s", "echo: messages per s"),
-        figure(
-            "ws.ratio_vs_echo",
-            ratio,
-            "ratio",
-            "service / echo throughput",
-            f">= {TARGET_RATIO}",
-            ratio >= TARGET_RATIO,
-        ),
+        at_least("ws.ratio_vs_echo", ratio, "ratio", "service / echo throughput", TARGET_RATIO),
         figure("ws.service.p50_ms", svc.percentile_ms(50), "ms", "service: p50 round trip"),
         figure("ws.service.p99_ms", svc.percentile_ms(99), "ms", "service: p99 round trip"),
         figure("ws.echo.p50_ms", echo_tally.percentile_ms(50), "ms", "echo: p50 round trip"),
         figure("ws.echo.p99_ms", echo_tally.percentile_ms(99), "ms", "echo: p99 round trip"),
-        figure(
+        at_most(
             "redis.DS.bytes_per_game",
             size,
             "B",
             f"Redis bytes of one DS game after {memory['actions']} actions",
-            f"<= {TARGET_BYTES_PER_GAME}",
-            size <= TARGET_BYTES_PER_GAME,
+            TARGET_BYTES_PER_GAME,
         ),
     ]
     figures += [
@@ -151,23 +151,21 @@ def build_figures(
             "ratio",
             "echo + store / echo throughput",
         ),
-        figure(
+        at_least(
             "ws.ratio_vs_echo_store",
             store_ratio,
             "ratio",
             "service / (echo + store) throughput",
-            f">= {TARGET_RATIO_VS_ECHO_STORE}",
-            store_ratio >= TARGET_RATIO_VS_ECHO_STORE,
+            TARGET_RATIO_VS_ECHO_STORE,
         ),
         figure("ws.echo_store.p50_ms", store_tally.percentile_ms(50), "ms", "echo + store: p50"),
         figure("ws.echo_store.p99_ms", store_tally.percentile_ms(99), "ms", "echo + store: p99"),
-        figure(
+        at_most(
             "ws.service.p99_vs_echo_store",
             p99_ratio,
             "ratio",
             "service p99 / (echo + store) p99",
-            f"<= {TARGET_P99_VS_ECHO_STORE}",
-            p99_ratio <= TARGET_P99_VS_ECHO_STORE,
+            TARGET_P99_VS_ECHO_STORE,
         ),
         figure(
             "ws.echo_store.server_cpu_us",
