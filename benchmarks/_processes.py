@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import resource
 import shutil
 import signal
@@ -26,10 +27,42 @@ STOP_TIMEOUT = 8.0
 
 
 def free_port() -> int:
+    """A loopback port free now, for a child process to listen on.
+
+    Taken below the kernel's ephemeral range: a port from ``bind(0)`` comes from that
+    range, and between closing it here and the child binding it, it can become the local
+    port of any outgoing connection on the machine (a client of Redis, say), and the
+    child fails with "address already in use". Outgoing connections never take ports
+    below the range. Drawn at random, so that processes picking at once rarely meet.
+    """
+    low = _ephemeral_ports()[0]
+    if low > _LOWEST_PICKED + 1_000:
+        for _ in range(200):
+            port = _picker.randrange(_LOWEST_PICKED, low)
+            with socket.socket() as sock:
+                try:
+                    sock.bind((HOST, port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as sock:
         sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
+        chosen: int = sock.getsockname()[1]
+        return chosen
+
+
+_LOWEST_PICKED = 20_000
+_picker = random.SystemRandom()
+
+
+def _ephemeral_ports() -> tuple[int, int]:
+    """The kernel's range of local ports for outgoing connections (Linux's default
+    elsewhere)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32_768, 60_999
 
 
 def raise_open_files() -> int:

@@ -6,7 +6,6 @@ import asyncio
 import json
 import re
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -21,6 +20,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from starlette.testclient import TestClient
 
+from benchmarks._processes import free_port  # one picker of ports for every child process
 from service.app import create_app
 from service.config import Settings
 
@@ -29,13 +29,6 @@ SCHEMAS = ROOT / "schemas"
 
 
 # --------------------------------------------------------------------------- Redis
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class RedisServer:
