@@ -26,6 +26,11 @@ READY_TIMEOUT = 60.0
 STOP_TIMEOUT = 8.0
 
 
+# Ports for child processes are drawn from here up to the kernel's ephemeral range.
+_LOWEST_PICKED = 20_000
+_picker = random.SystemRandom()
+
+
 def free_port() -> int:
     """A loopback port free now, for a child process to listen on.
 
@@ -35,10 +40,10 @@ def free_port() -> int:
     child fails with "address already in use". Outgoing connections never take ports
     below the range. Drawn at random, so that processes picking at once rarely meet.
     """
-    low = _ephemeral_ports()[0]
-    if low > _LOWEST_PICKED + 1_000:
+    ephemeral = _first_ephemeral_port()
+    if ephemeral > _LOWEST_PICKED + 1_000:
         for _ in range(200):
-            port = _picker.randrange(_LOWEST_PICKED, low)
+            port = _picker.randrange(_LOWEST_PICKED, ephemeral)
             with socket.socket() as sock:
                 try:
                     sock.bind((HOST, port))
@@ -51,18 +56,13 @@ def free_port() -> int:
         return chosen
 
 
-_LOWEST_PICKED = 20_000
-_picker = random.SystemRandom()
-
-
-def _ephemeral_ports() -> tuple[int, int]:
-    """The kernel's range of local ports for outgoing connections (Linux's default
+def _first_ephemeral_port() -> int:
+    """Where the kernel's local ports for outgoing connections start (Linux's default
     elsewhere)."""
     try:
-        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
-        return int(low), int(high)
-    except (OSError, ValueError):
-        return 32_768, 60_999
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
 
 
 def raise_open_files() -> int:
