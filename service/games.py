@@ -55,6 +55,8 @@ class Applied:
     notation: str
     duplicate: bool
     change: dict[str, Any] | None
+    # The change as committed and published, for frames that carry it as it is.
+    change_json: bytes = b""
 
 
 def new_game_id() -> str:
@@ -240,7 +242,9 @@ class Games(GameReads):
             request_id = "~" + secrets.token_hex(8)
         fresh = False
         for _ in range(_COMMIT_ATTEMPTS):
-            live = await self._live_game(game_id, fresh)
+            live = None if fresh else self._live.get(game_id)
+            if live is None:
+                live = await self._live_game(game_id, fresh)
             self.authorize(live.token_hash, token)
             gate_read = None
             if live.race_id and self.races is not None:
@@ -284,15 +288,16 @@ class Games(GameReads):
             version = live.version + 1
             after = game.public_view()
             change = build_change(game_id, version, outcome, before, after, game)
+            change_json = orjson.dumps(change)
             try:
                 result = await self.store.commit(
                     game_id,
                     live.version,
                     game.serialize(),
-                    self._log_entry(str(outcome.action), live.created_ms),
+                    self._log_entry(change["notation"], live.created_ms),
                     request_id,
                     game.over,
-                    orjson.dumps(change),
+                    change_json,
                     str(action),
                 )
             except StoreUnavailable as exc:
@@ -310,7 +315,7 @@ class Games(GameReads):
                         )
                     if game.over:
                         await self.players.game_over(game_id, live.player_id, live.challenge, game)
-                return Applied(version, change["notation"], False, change)
+                return Applied(version, change["notation"], False, change, change_json)
             # The live copy already has the action played on it: it must not be reused.
             self._live.pop(game_id, None)
             fresh = True

@@ -219,7 +219,8 @@ class Commands:
                 )
                 result = _accepted(message.id, message.game_id, applied)
                 if applied.change is not None and sub.last_version == applied.version - 1:
-                    result["change"] = applied.change
+                    # Already serialized for the commit: embedded as it is.
+                    result["change"] = orjson.Fragment(applied.change_json)
                     sub.last_version = held.carried = applied.version
             await self.outbox.send(result)
 

@@ -8,6 +8,7 @@ another instance has watchers to hear it.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -48,6 +49,15 @@ from .redis_records import RedisRecords
 from .redis_watchers import Watchers
 
 log = logging.getLogger(__name__)
+
+# The commit script's status replies, read without an Enum call per commit.
+_COMMIT_STATUS = {status.value.encode(): status for status in CommitStatus}
+
+
+@functools.lru_cache(maxsize=4096)
+def _commit_keys(game_id: str) -> tuple[str, ...]:
+    """The keys a commit touches: built once per live game rather than once per action."""
+    return (*game_keys(game_id), checkpoint_key(game_id), watchers_key(game_id))
 
 
 class RedisStore(Store):
@@ -164,7 +174,7 @@ class RedisStore(Store):
         fingerprint: str = "",
     ) -> CommitResult:
         settings = self.settings
-        keys = (*game_keys(game_id), checkpoint_key(game_id), watchers_key(game_id))
+        keys = _commit_keys(game_id)
         command = (
             "EVALSHA",
             COMMIT_SHA,
@@ -191,7 +201,7 @@ class RedisStore(Store):
             # here: this instance's watchers read the log instead.
             self._dispatch(Delivery(game_id, -1, None))
             raise StoreUnavailable(str(exc)) from exc
-        result = CommitResult(CommitStatus(status.decode()), int(version))
+        result = CommitResult(_COMMIT_STATUS[status], int(version))
         if result.status is CommitStatus.APPLIED:
             # Not published back to this instance (see ``redis_layout``): its watchers
             # get the change from here.
