@@ -98,6 +98,15 @@ def at_most(metric: str, value: float, unit: str, label: str, ceiling: float) ->
     return figure(metric, value, unit, label, f"<= {ceiling}", value <= ceiling)
 
 
+def spread(prefix: str, tally: Tally, label: str) -> list[Figure | None]:
+    """How widely the round trips spread around the median (p10, p90, p99.9): a p99 made
+    of a wide spread and one made of rare stalls call for different remedies."""
+    return [
+        figure(f"{prefix}.{name}_ms", tally.percentile_ms(q), "ms", f"{label}: {name}")
+        for name, q in (("p10", 10), ("p90", 90), ("p999", 99.9))
+    ]
+
+
 def build_figures(
     args: argparse.Namespace,
     echo: tuple[Tally, Usage],
@@ -122,6 +131,7 @@ def build_figures(
         at_least("ws.ratio_vs_echo", ratio, "ratio", "service / echo throughput", TARGET_RATIO),
         figure("ws.service.p50_ms", svc.percentile_ms(50), "ms", "service: p50 round trip"),
         figure("ws.service.p99_ms", svc.percentile_ms(99), "ms", "service: p99 round trip"),
+        *spread("ws.service", svc, "service"),
         figure("ws.echo.p50_ms", echo_tally.percentile_ms(50), "ms", "echo: p50 round trip"),
         figure("ws.echo.p99_ms", echo_tally.percentile_ms(99), "ms", "echo: p99 round trip"),
         at_most(
@@ -160,6 +170,7 @@ def build_figures(
         ),
         figure("ws.echo_store.p50_ms", store_tally.percentile_ms(50), "ms", "echo + store: p50"),
         figure("ws.echo_store.p99_ms", store_tally.percentile_ms(99), "ms", "echo + store: p99"),
+        *spread("ws.echo_store", store_tally, "echo + store"),
         at_most(
             "ws.service.p99_vs_echo_store",
             p99_ratio,
