@@ -195,9 +195,11 @@ async def run_cell(
 
         try:
             async with asyncio.timeout(args.warmup + args.duration + 4 * REPLY_TIMEOUT):
-                cpu, *_ = await asyncio.gather(
-                    usage(), *(play(p, ws, tally) for p, ws in zip(players, sockets, strict=True))
+                measured = asyncio.create_task(usage())
+                await asyncio.gather(
+                    measured, *(play(p, ws, tally) for p, ws in zip(players, sockets, strict=True))
                 )
+            cpu = measured.result()
         finally:
             if spy is not None:
                 profile = _profile.finish(spy, args.profile, args.warmup + args.duration)

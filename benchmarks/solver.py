@@ -114,7 +114,7 @@ def hint_latencies(seed: int, count: int) -> list[float]:
 def print_table(modes: Sequence[str], results: Sequence[Solved], budget: float) -> None:
     header = ("mode", "deals", "won [95% CI]", "unwinnable [95% CI]", "unknown [95% CI]",
               "p50 s", "p95 s")  # fmt: skip
-    rows = [header]
+    rows: list[tuple[str, ...]] = [header]
     for mode in modes:
         mine = [r for r in results if r.mode == mode]
         total = len(mine)
