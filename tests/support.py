@@ -20,7 +20,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from starlette.testclient import TestClient
 
-from benchmarks._processes import free_port  # one picker of ports for every child process
+# One picker of ports for every child process (the tests import it from here too).
+from benchmarks._processes import free_port as free_port
 from service.app import create_app
 from service.config import Settings
 
@@ -219,7 +220,7 @@ class CheckedWebSocket:
 class CheckedClient(TestClient):
     """TestClient that validates every JSON response against the committed schemas."""
 
-    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def request(self, method: str, url: Any, *args: Any, **kwargs: Any) -> Any:
         response = super().request(method, url, *args, **kwargs)
         content_type = response.headers.get("content-type", "")
         path = response.request.url.path

@@ -12,13 +12,22 @@ import pstats
 import subprocess
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_benchmark(script: str, *args: str) -> dict[str, dict[str, object]]:
+class FigureLine(TypedDict):
+    """One JSON line of a benchmark's output (benchmarks/_report.py)."""
+
+    metric: str
+    value: int | float
+    unit: str
+
+
+def run_benchmark(script: str, *args: str) -> dict[str, FigureLine]:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / script), "--quick", *args],
         capture_output=True,
@@ -27,10 +36,10 @@ def run_benchmark(script: str, *args: str) -> dict[str, dict[str, object]]:
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    figures = {}
+    figures: dict[str, FigureLine] = {}
     for line in done.stdout.splitlines():
         if line.startswith('{"metric"'):
-            figure = json.loads(line)
+            figure: FigureLine = json.loads(line)
             assert isinstance(figure["value"], int | float) and figure["unit"]
             figures[figure["metric"]] = figure
     assert figures, done.stdout[-2000:]

@@ -13,7 +13,7 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import yaml
@@ -69,8 +69,8 @@ def test_every_route_is_in_openapi(method: str, path: str) -> None:
 
 def test_openapi_statuses_are_those_of_the_error_table() -> None:
     table = {code_span(row[0]): row[1] for row in table_rows(section(PROTOCOL, "error-codes"))}
-    for code, status in ERROR_STATUS.items():
-        assert table[code.value] == str(status), code
+    for error_code, status in ERROR_STATUS.items():
+        assert table[error_code.value] == str(status), error_code
     http_codes = {code for code, status in table.items() if status.isdigit()}
     assert http_codes == {code.value for code in ERROR_STATUS}
     for path, item in openapi_document()["paths"].items():
@@ -113,7 +113,8 @@ def test_every_answer_about_a_race_game_is_in_openapi() -> None:
             assert (answer.status_code, answer.json()["code"]) == (409, "race_not_started")
         played = client.post(f"/games/{game_id}/actions", json={"action": "d"}, headers=auth(token))
         assert (played.status_code, played.json()["code"]) == (409, "race_not_started")
-        assert "race_not_started" in protocol_races.RaceJoined.model_fields["game_id"].description
+        description = protocol_races.RaceJoined.model_fields["game_id"].description
+        assert description is not None and "race_not_started" in description
 
         started = client.post(f"/races/{created['race_id']}/start", headers=auth(token))
         assert started.status_code == 200
@@ -286,7 +287,8 @@ def test_refusal_order_examples_hold(row: list[str]) -> None:
         game.play_text(text)
     with pytest.raises((engine.IllegalActionError, engine.InvalidActionError)) as refused:
         game.play_text(code_span(action))
-    error = refused.value
+    # pytest.raises types the value as the two classes' common base.
+    error = cast("engine.IllegalActionError | engine.InvalidActionError", refused.value)
     got = error.rule_id if isinstance(error, engine.IllegalActionError) else error.code
     assert got == code_span(reported)
 

@@ -27,6 +27,7 @@ async def test_health_create_and_read(service_url: str) -> None:
         assert health.status == "ok" and health.store == "redis"
         assert (await client.ready()).status == "ok"
         created = await client.create_game("TF", 3, "normal")
+        assert created.code is not None
         assert created.code.startswith("TF1-D3N-") and created.version == 0
         assert created.state.game == "TF" and created.state.draw == 3
         assert client.token_for(created.game_id) == created.player_token

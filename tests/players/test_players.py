@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -92,11 +92,13 @@ def _stored_text(client: CheckedClient, store_url: str) -> str:
         parts = []
         for key in connection.scan_iter():
             parts.append(key.decode())
-            kind = connection.type(key).decode()
+            # Without decode_responses every reply of the connection is bytes.
+            kind = cast(bytes, connection.type(key)).decode()
             if kind == "string":
-                parts.append(connection.get(key).decode())
+                parts.append(cast(bytes, connection.get(key)).decode())
             elif kind == "hash":
-                parts.extend(v.decode(errors="replace") for v in connection.hvals(key))
+                values = cast("list[bytes]", connection.hvals(key))
+                parts.extend(v.decode(errors="replace") for v in values)
         connection.close()
         return "\n".join(parts)
     records = client.app.state.games.store.records  # type: ignore[attr-defined]

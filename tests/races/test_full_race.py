@@ -394,7 +394,7 @@ def test_a_race_ending_is_published_once(store_url: str) -> None:
             assert pb.command(race_id, "resign")["status"] == "accepted"
 
             def last_progress(frame: dict[str, Any]) -> bool:
-                return (
+                return bool(
                     frame["type"] == "race_progress"
                     and frame["player_id"] == bob["player_id"]
                     and frame["state"] == "resigned"

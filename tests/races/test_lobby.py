@@ -218,9 +218,9 @@ def test_bad_bodies_and_unknown_races(race_client: CheckedClient) -> None:
         _expect(race_client.post("/races/join", json=body), 422, "bad_message")
     ann = create_race(race_client, "Ann")
     race_id = ann["race_id"]
-    for body in ({"ready": "maybe"}, {"ready": True, "extra": 1}):
+    for ready_body in ({"ready": "maybe"}, {"ready": True, "extra": 1}):
         response = race_client.post(
-            f"/races/{race_id}/ready", json=body, headers=auth(ann["player_token"])
+            f"/races/{race_id}/ready", json=ready_body, headers=auth(ann["player_token"])
         )
         _expect(response, 422, "bad_message")
     _expect(race_client.get("/races/no-such-race"), 404, "not_found")

@@ -132,7 +132,7 @@ def test_an_action_crossing_the_time_limit_is_in_the_result_or_refused(
         races = client.app.state.races  # type: ignore[attr-defined]
         store = games.store
         real_commit = store.commit
-        crossed = []
+        crossed: list[bool] = []
 
         async def commit_at_the_bell(game_id: str, *args: Any, **kwargs: Any) -> Any:
             if game_id == bob["game_id"] and not crossed:

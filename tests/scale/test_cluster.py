@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 import redis
@@ -157,7 +158,8 @@ def _node_of(ports: list[int], game_id: str) -> int:
     for port in ports:
         client = redis.Redis(port=port)
         try:
-            keys = client.keys(f"sol:{{{game_id}}}:*")
+            # Without decode_responses the client's replies are bytes.
+            keys = cast("list[bytes]", client.keys(f"sol:{{{game_id}}}:*"))
         finally:
             client.close()
         if keys:

@@ -15,6 +15,7 @@ import asyncio
 import random
 import socket
 import time
+from asyncio.trsock import TransportSocket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -318,7 +319,7 @@ TCP_ESTABLISHED = 1
 
 def _tcp_state(client: ClientConnection) -> int:
     """The kernel's TCP state of the client's socket (``tcpi_state`` of TCP_INFO)."""
-    sock = client.transport.get_extra_info("socket")
+    sock: TransportSocket = client.transport.get_extra_info("socket")
     return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0]
 
 

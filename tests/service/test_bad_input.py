@@ -322,7 +322,7 @@ def test_a_flood_is_rate_limited_then_served_again(store_url: str) -> None:
             ws.send_json({"type": "ping", "id": f"p{number}"})
         time.sleep(1.1)
         ws.send_json({"type": "ping", "id": "after"})
-        answers = []
+        answers: list[dict[str, Any]] = []
         while not answers or answers[-1].get("id") != "after":
             answers.append(recv(ws))
         answers.pop()

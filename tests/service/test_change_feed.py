@@ -95,7 +95,11 @@ async def test_a_recovery_asked_for_rewatches_then_resynchronises(clean_redis: s
         events.append(f"rewatch {','.join(topics)}")
 
     feed = ChangeFeed(
-        client, [].append, lambda: ["game-1"], lambda: events.append("resync"), rewatch
+        client,
+        list[Delivery]().append,
+        lambda: ["game-1"],
+        lambda: events.append("resync"),
+        rewatch,
     )
     await feed.open()
     try:

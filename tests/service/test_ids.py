@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from service import ids
 from service.ids import new_id
 from tests.races.race_support import create_race, join_race
 from tests.support import CheckedClient, auth, new_game
@@ -39,7 +38,7 @@ def test_new_id_draws_again_while_the_draw_starts_with_a_dash(
         asked.append(nbytes)
         return next(draws)
 
-    monkeypatch.setattr(ids.secrets, "token_urlsafe", token_urlsafe)
+    monkeypatch.setattr(secrets, "token_urlsafe", token_urlsafe)
     assert new_id(6) == "Ab-cdefg"
     assert asked == [6, 6, 6]
 

@@ -117,6 +117,10 @@ async def test_an_error_reply_goes_to_its_caller_only(
     db.set("a", "1")
     run = batcher(store)
     sizes = record_batches(monkeypatch, run)
+    # Declared: mypy infers no type for them when gather's result is unpacked at once.
+    first: list[Any] | BaseException
+    failing: list[Any] | BaseException
+    last: list[Any] | BaseException
     first, failing, last = await asyncio.gather(
         run(("GET", "a")),
         run(("SET", "b", "2"), ("HGET", "a", "f"), ("SET", "c", "3")),

@@ -83,7 +83,7 @@ async def published_while(admin: aioredis.Redis, game_id: str, action: Any) -> l
         await action()
         # A PING on the same connection comes back behind anything published before it.
         await pubsub.ping(b"end")
-        heard = []
+        heard: list[bytes] = []
         while True:
             message = await pubsub.get_message(timeout=2.0)
             assert message is not None, "no pong"
@@ -92,7 +92,7 @@ async def published_while(admin: aioredis.Redis, game_id: str, action: Any) -> l
             if message["type"] == "message":
                 heard.append(message["data"])
     finally:
-        await pubsub.aclose()
+        await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
 
 
 async def watching_again(

@@ -27,7 +27,7 @@ from service.config import Settings
 from tests.support import fill_winnable_pools, free_port
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, ViewportSize
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "clients" / "web" / "screenshots"
@@ -39,8 +39,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str | None:

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 try:
-    from playwright.sync_api import expect
+    from playwright.sync_api import expect as expect  # the tests take it from here
 except ImportError:  # the `browser` fixture then skips every test, saying why
     expect = None  # type: ignore[assignment]
 

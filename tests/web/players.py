@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 # The winning line lives with the client tests, whose helpers import the Python SDK.
 import tests.clients.conftest  # noqa: F401  (puts clients/python on the import path)
-from tests.clients.helpers import WINNING_CODE, WINNING_LINE
+from tests.clients.helpers import WINNING_CODE as WINNING_CODE
+from tests.clients.helpers import WINNING_LINE as WINNING_LINE
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 
 def new_player(api: Api, name: str) -> dict[str, Any]:
+    created: dict[str, Any]
     status, created = api.post("/players", {"name": name})
     assert status == 201, created
     return created

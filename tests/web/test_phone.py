@@ -18,7 +18,7 @@ from tests.web.pages import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import CDPSession, Locator, Page
+    from playwright.sync_api import CDPSession, FloatRect, Locator, Page
 
 
 def touch_drag(cdp: CDPSession, source: Locator, target: Locator, steps: int = 10) -> None:
@@ -38,7 +38,7 @@ def touch_drag(cdp: CDPSession, source: Locator, target: Locator, steps: int = 1
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def inside(box: dict[str, float] | None, width: float, height: float) -> bool:
+def inside(box: FloatRect | None, width: float, height: float) -> bool:
     assert box is not None
     return (
         box["x"] >= 0
