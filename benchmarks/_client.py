@@ -39,6 +39,22 @@ def driver_collector_quiet() -> Iterator[None]:
         gc.unfreeze()
 
 
+@contextlib.contextmanager
+def driver_event_loop() -> Iterator[None]:
+    """uvloop for the driver too, when installed: the servers run on it."""
+    try:
+        import uvloop
+    except ImportError:
+        yield
+        return
+    previous = asyncio.get_event_loop_policy()
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    try:
+        yield
+    finally:
+        asyncio.set_event_loop_policy(previous)
+
+
 def ws_connect(port: int, compression: str | None = None, open_timeout: float = 30.0) -> Any:
     """``websockets`` connect to the service's endpoint (use with ``async with`` or await)."""
     from websockets.asyncio.client import connect

@@ -18,7 +18,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -90,6 +90,16 @@ def percentile_ms(samples: Sequence[float], q: float) -> float:
     ordered = sorted(samples)
     rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
     return ordered[rank - 1] * 1000
+
+
+class Listening(Protocol):
+    """A server as a benchmark's clients see it: the port it listens on, its process id."""
+
+    @property
+    def port(self) -> int: ...
+
+    @property
+    def pid(self) -> int: ...
 
 
 @dataclass

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks._client import Tally
-from benchmarks._processes import Process, cpu_seconds
+from benchmarks._processes import Listening, cpu_seconds
 from benchmarks._report import Figure
 
 # Targets (docs/benchmarks.md).
@@ -40,7 +40,7 @@ class _Reading:
     commit_usec: int
 
 
-async def _read_usage(server: Process, redis: Any | None) -> _Reading:
+async def _read_usage(server: Listening, redis: Any | None) -> _Reading:
     cpu: float | None = None
     calls = usec = 0
     if redis is not None:
@@ -53,7 +53,7 @@ async def _read_usage(server: Process, redis: Any | None) -> _Reading:
     return _Reading(time.process_time(), cpu_seconds(server.pid), cpu, calls, usec)
 
 
-async def watch_usage(tally: Tally, usage: Usage, server: Process, redis: Any | None) -> None:
+async def watch_usage(tally: Tally, usage: Usage, server: Listening, redis: Any | None) -> None:
     """Reads CPU counters at the start and at the end of the measured window."""
     await asyncio.sleep(max(0.0, tally.window_start - time.perf_counter()))
     before = await _read_usage(server, redis)

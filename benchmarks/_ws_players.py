@@ -3,6 +3,7 @@ copy of the game and the script of actions it sends (``attacks.py`` plays them t
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import random
@@ -10,8 +11,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks._client import Tally, random_move, recv_json
-from benchmarks._processes import HOST
+from benchmarks._client import Tally, random_move, recv_json, ws_connect
+from benchmarks._processes import HOST, Listening
+
+# Accepted actions (undos among them) of the game whose Redis bytes are measured.
+MEMORY_ACTIONS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,3 +206,30 @@ async def check_players(http: Any, port: int, players: list[Player], tally: Tall
             tally.counts["state_mismatches"] += 1
 
     await asyncio.gather(*(check(p) for p in players))
+
+
+async def memory_phase(
+    args: argparse.Namespace, server: Listening, http: Any, redis: Any, rng: random.Random
+) -> dict[str, Any]:
+    """Redis bytes of one DS game after ``MEMORY_ACTIONS`` accepted actions and undos."""
+    player = await create_player(http, server.port, rng, "DS")
+    tally = Tally(window_start=0.0, window_end=float("inf"))
+    async with ws_connect(server.port, args.compression) as ws:
+        await open_session(player, ws, args.changes_in_results)
+        while player.accepted < MEMORY_ACTIONS:
+            if not await play_once(player, ws, tally):
+                raise RuntimeError("the memory game ended before 200 actions; try again")
+        await drain_changes(player, ws, tally)
+    check = Tally()
+    await check_players(http, server.port, [player], check)
+    per_key: dict[str, int] = {}
+    async for key in redis.scan_iter(match=f"sol:{{{player.game_id}}}:*", count=100):
+        size = await redis.memory_usage(key, samples=0)
+        per_key[key.decode().rsplit(":", 1)[-1]] = int(size or 0)
+    return {
+        "actions": MEMORY_ACTIONS,
+        "bytes": sum(per_key.values()),
+        "per_key": per_key,
+        "undos": tally.counts["undos"],
+        "mismatch": check.counts["state_mismatches"],
+    }

@@ -27,7 +27,9 @@ The load driver (this process, asyncio and the ``websockets`` client) then runs:
    ``MEMORY USAGE`` of all its Redis keys (``sol:{<game id>}:*``) summed.
 
 Each connection is a closed loop (one request in flight), so throughput and latency are
-those of N concurrent players who play as fast as the answers come. The first
+those of N concurrent players who play as fast as the answers come. The driver is one
+process unless ``--driver-processes`` splits every phase's connections over several,
+started together (``_ws_drivers.py``); the fixed figures are measured with one. The first
 ``--warmup`` seconds of each phase are not counted. The Redis database of
 ``--redis-url`` is flushed before and after the run (that database only).
 
@@ -56,7 +58,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,15 +67,23 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
-from benchmarks._client import Tally, driver_collector_quiet, recv_json, ws_connect
-from benchmarks._processes import Process, wait_ready
+from benchmarks._client import (
+    Tally,
+    driver_collector_quiet,
+    driver_event_loop,
+    recv_json,
+    ws_connect,
+)
+from benchmarks._processes import Listening, Process, wait_ready
 from benchmarks._report import report
+from benchmarks._ws_drivers import in_processes
 from benchmarks._ws_figures import Usage, build_figures, watch_usage
 from benchmarks._ws_players import (
     Player,
     check_players,
     create_player,
     drain_changes,
+    memory_phase,
     open_session,
     play_once,
     write_script,
@@ -81,7 +91,6 @@ from benchmarks._ws_players import (
 from benchmarks._ws_servers import serve, start_server
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
-MEMORY_ACTIONS = 200
 REPLY_TIMEOUT = 15.0
 # Scripted actions drawn per game for each second of the service phase: twice what a
 # game played per second on the fastest machine measured (280), because a game that runs
@@ -94,11 +103,17 @@ async def run_window(
     workers: list[Any],
     warmup: float,
     duration: float,
-    server: Process,
+    server: Listening,
     redis: Any | None = None,
+    start_together: Callable[[], object] | None = None,
 ) -> Usage:
-    """Runs every worker coroutine (they stop at ``tally.window_end``); the window's usage."""
+    """Runs every worker coroutine (they stop at ``tally.window_end``); the window's usage.
+
+    ``start_together`` blocks until every driver process is ready (``--driver-processes``).
+    """
     usage = Usage()
+    if start_together is not None:
+        start_together()
     with driver_collector_quiet():
         now = time.perf_counter()
         tally.window_start = now + warmup
@@ -112,7 +127,7 @@ async def run_window(
 
 
 async def echo_phase(
-    args: argparse.Namespace, server: Process, redis: Any | None = None
+    args: argparse.Namespace, server: Listening, redis: Any | None = None
 ) -> tuple[Tally, Usage]:
     import orjson
 
@@ -149,6 +164,7 @@ async def echo_phase(
             args.duration,
             server,
             redis,
+            args.start_together,
         )
     return tally, usage
 
@@ -157,7 +173,7 @@ async def echo_phase(
 
 
 async def service_phase(
-    args: argparse.Namespace, server: Process, http: Any, redis: Any, rng: random.Random
+    args: argparse.Namespace, server: Listening, http: Any, redis: Any, rng: random.Random
 ) -> tuple[Tally, Usage, dict[str, Any]]:
     tally = Tally()
     players = await asyncio.gather(
@@ -201,6 +217,7 @@ async def service_phase(
                 args.duration,
                 server,
                 redis,
+                args.start_together,
             )
         finally:
             if spy is not None:
@@ -213,36 +230,6 @@ async def service_phase(
     await check_players(http, server.port, players, tally)
     tally.counts["change_frames_missing"] = sum(p.accepted - p.changes for p in players)
     return tally, usage, profile
-
-
-# --------------------------------------------------------------------------- memory
-
-
-async def memory_phase(
-    args: argparse.Namespace, server: Process, http: Any, redis: Any, rng: random.Random
-) -> dict[str, Any]:
-    """Redis bytes of one DS game after ``MEMORY_ACTIONS`` accepted actions and undos."""
-    player = await create_player(http, server.port, rng, "DS")
-    tally = Tally(window_start=0.0, window_end=float("inf"))
-    async with ws_connect(server.port, args.compression) as ws:
-        await open_session(player, ws, args.changes_in_results)
-        while player.accepted < MEMORY_ACTIONS:
-            if not await play_once(player, ws, tally):
-                raise RuntimeError("the memory game ended before 200 actions; try again")
-        await drain_changes(player, ws, tally)
-    check = Tally()
-    await check_players(http, server.port, [player], check)
-    per_key: dict[str, int] = {}
-    async for key in redis.scan_iter(match=f"sol:{{{player.game_id}}}:*", count=100):
-        size = await redis.memory_usage(key, samples=0)
-        per_key[key.decode().rsplit(":", 1)[-1]] = int(size or 0)
-    return {
-        "actions": MEMORY_ACTIONS,
-        "bytes": sum(per_key.values()),
-        "per_key": per_key,
-        "undos": tally.counts["undos"],
-        "mismatch": check.counts["state_mismatches"],
-    }
 
 
 # =========================================================================== main
@@ -270,9 +257,15 @@ async def run(args: argparse.Namespace) -> int:
             await wait_ready(http, echo_server, "/healthz")
             await wait_ready(http, echo_store_server, "/healthz")
             await wait_ready(http, service_server, "/readyz")
-            echo = await echo_phase(args, echo_server)
-            echo_store = await echo_phase(args, echo_store_server, redis)
-            service = await service_phase(args, service_server, http, redis, rng)
+            service: tuple[Tally, Usage, dict[str, Any]]
+            if args.driver_processes > 1:
+                echo = await in_processes("echo", args, echo_server)
+                echo_store = await in_processes("echo-store", args, echo_store_server)
+                service = (*await in_processes("service", args, service_server), {})
+            else:
+                echo = await echo_phase(args, echo_server)
+                echo_store = await echo_phase(args, echo_store_server, redis)
+                service = await service_phase(args, service_server, http, redis, rng)
             memory = await memory_phase(args, service_server, http, redis, rng)
     finally:
         for server in servers:
@@ -285,6 +278,7 @@ async def run(args: argparse.Namespace) -> int:
         f"WebSocket load: {args.games} connections, {args.duration:g} s measured after "
         f"{args.warmup:g} s warm-up, compression={args.compression or 'none'}, "
         f"{os.cpu_count()} CPUs"
+        + (f", {args.driver_processes} driver processes" if args.driver_processes > 1 else "")
     )
     report(title, build_figures(args, echo, echo_store, service, memory))
     profile = service[2]
@@ -348,30 +342,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="draw each action in the window from the local copy of its game instead of "
         "a script drawn beforehand (the driver then takes about twice the CPU per action)",
     )
+    parser.add_argument(
+        "--driver-processes",
+        type=int,
+        default=1,
+        help="split each phase's connections over this many driver processes, started "
+        "together (default 1, as the fixed figures are measured)",
+    )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
+    parser.set_defaults(start_together=None)
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.duration, args.warmup = 5, 2.0, 0.5
     if args.games < 1 or args.duration <= 0 or args.warmup < 0:
         parser.error("--games must be positive, --duration positive, --warmup not negative")
+    if not 1 <= args.driver_processes <= args.games:
+        parser.error("--driver-processes must be between 1 and --games")
+    if args.driver_processes > 1 and args.profile:
+        parser.error("--profile records one driver process's window: use one")
     args.compression = None if args.compression == "none" else args.compression
     return args
-
-
-@contextlib.contextmanager
-def _event_loop_policy() -> Iterator[None]:
-    """uvloop for the driver too, when installed: the servers run on it."""
-    try:
-        import uvloop
-    except ImportError:
-        yield
-        return
-    previous = asyncio.get_event_loop_policy()
-    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    try:
-        yield
-    finally:
-        asyncio.set_event_loop_policy(previous)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -380,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve, args.fd, args.redis_url)
         return 0
     try:
-        with _event_loop_policy():
+        with driver_event_loop():
             return asyncio.run(run(args))
     except (KeyboardInterrupt, asyncio.CancelledError):
         print("interrupted; servers stopped", file=sys.stderr)

@@ -77,6 +77,53 @@ def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
 
 
 @pytest.mark.slow
+def test_websocket_load_benchmark_drives_from_several_processes(clean_redis: str) -> None:
+    figures = run_benchmark("ws_load.py", "--redis-url", clean_redis, "--driver-processes", "2")
+    for metric in ("ws.ratio_vs_echo_store", "ws.service.p99_vs_echo_store"):
+        assert metric in figures, metric
+    assert figures["ws.service.actions_per_s"]["value"] > 0
+    assert figures["ws.echo_store.msgs_per_s"]["value"] > 0
+    assert figures["ws.service.state_mismatches"]["value"] == 0
+    assert figures["ws.service.changes_out_of_order"]["value"] == 0
+    assert figures["ws.service.change_frames_missing"]["value"] == 0
+
+
+def test_a_phase_split_over_driver_processes_pools_what_each_measured() -> None:
+    from benchmarks._client import Tally
+    from benchmarks._ws_drivers import Share, pool, split
+    from benchmarks._ws_figures import Usage
+
+    assert split(50, 2) == [25, 25]
+    assert split(5, 2) == [3, 2]
+    assert sum(split(7, 3)) == 7 and max(split(7, 3)) - min(split(7, 3)) <= 1
+    first = Tally(10.0, 20.0, [0.001, 0.002], done=2, refused=1)
+    first.counts["actions"] = 2
+    second = Tally(10.01, 20.01, [0.003], done=1)
+    second.counts["actions"] = 1
+    tally, usage = pool(
+        [
+            Share(first, Usage(client=0.5, server=9.0, redis=1.0, commit_calls=3, commit_usec=30)),
+            Share(second, Usage(client=0.25, server=9.1, redis=1.1, commit_calls=3)),
+        ]
+    )
+    assert sorted(tally.latencies) == [0.001, 0.002, 0.003]
+    assert (tally.done, tally.refused, tally.counts["actions"]) == (3, 1, 3)
+    assert (tally.window_start, tally.window_end) == (10.0, 20.0)
+    # The servers and Redis once (the first process read them); every driver's CPU.
+    assert usage == Usage(client=0.75, server=9.0, redis=1.0, commit_calls=3, commit_usec=30)
+
+
+def test_websocket_load_refuses_more_driver_processes_than_connections() -> None:
+    from benchmarks import ws_load
+
+    with pytest.raises(SystemExit):
+        ws_load.parse_args(["--games", "2", "--driver-processes", "3"])
+    with pytest.raises(SystemExit):
+        ws_load.parse_args(["--driver-processes", "0"])
+    assert ws_load.parse_args(["--driver-processes", "2"]).driver_processes == 2
+
+
+@pytest.mark.slow
 def test_instances_benchmark_runs_workers() -> None:
     figures = run_benchmark("instances.py", "--workers", "1,2", "--games", "5")
     for workers in (1, 2):
