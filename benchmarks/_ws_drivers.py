@@ -128,7 +128,7 @@ def _drive(
             share = asyncio.run(_drive_share(kind, args, server, index))
         results.put((index, share))
     except BaseException as exc:  # reported to the parent, which raises it
-        barrier.abort()
+        barrier.abort()  # the other drivers stop waiting for this one
         results.put((index, f"{type(exc).__name__}: {exc}"))
 
 
