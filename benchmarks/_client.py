@@ -9,13 +9,14 @@ import gc
 import random
 import secrets
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from benchmarks._processes import HOST, percentile_ms
 
 UNDO_SHARE = 0.1
+T = TypeVar("T")  # what a driver's main coroutine returns
 
 
 @contextlib.contextmanager
@@ -39,20 +40,13 @@ def driver_collector_quiet() -> Iterator[None]:
         gc.unfreeze()
 
 
-@contextlib.contextmanager
-def driver_event_loop() -> Iterator[None]:
-    """uvloop for the driver too, when installed: the servers run on it."""
+def run_driver(main: Coroutine[Any, Any, T]) -> T:
+    """Runs a driver's main coroutine on uvloop when installed, as the servers run."""
     try:
         import uvloop
     except ImportError:
-        yield
-        return
-    previous = asyncio.get_event_loop_policy()
-    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    try:
-        yield
-    finally:
-        asyncio.set_event_loop_policy(previous)
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def ws_connect(port: int, compression: str | None = None, open_timeout: float = 30.0) -> Any:

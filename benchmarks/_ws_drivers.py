@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks._client import Tally, driver_event_loop
+from benchmarks._client import Tally, run_driver
 from benchmarks._processes import Listening
 from benchmarks._ws_figures import Usage
 
@@ -124,8 +124,7 @@ def _drive(
     args.games = games
     args.start_together = barrier.wait
     try:
-        with driver_event_loop():
-            share = asyncio.run(_drive_share(kind, args, server, index))
+        share = run_driver(_drive_share(kind, args, server, index))
         results.put((index, share))
     except BaseException as exc:  # reported to the parent, which raises it
         barrier.abort()  # the other drivers stop waiting for this one

@@ -54,6 +54,7 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
+from benchmarks._client import run_driver
 from benchmarks._processes import (
     Process,
     percentile_ms,
@@ -282,11 +283,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        try:
-            import uvloop
-        except ImportError:
-            return asyncio.run(run(args))
-        return uvloop.run(run(args))
+        return run_driver(run(args))
     except (KeyboardInterrupt, asyncio.CancelledError):
         print("interrupted; the service was stopped", file=sys.stderr)
         return 130

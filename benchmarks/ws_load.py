@@ -70,8 +70,8 @@ from benchmarks import _profile
 from benchmarks._client import (
     Tally,
     driver_collector_quiet,
-    driver_event_loop,
     recv_json,
+    run_driver,
     ws_connect,
 )
 from benchmarks._processes import Listening, Process, wait_ready
@@ -370,8 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.serve, args.fd, args.redis_url)
         return 0
     try:
-        with driver_event_loop():
-            return asyncio.run(run(args))
+        return run_driver(run(args))
     except (KeyboardInterrupt, asyncio.CancelledError):
         print("interrupted; servers stopped", file=sys.stderr)
         return 130

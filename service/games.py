@@ -181,20 +181,19 @@ class Games(GameReads):
         while len(self._live) > _LIVE_CACHE_SIZE:
             self._live.popitem(last=False)
 
-    async def _live_game(self, game_id: str, fresh: bool) -> _Live:
-        live = None if fresh else self._live.get(game_id)
-        if live is None:
-            stored = await self._load(game_id)
-            live = _Live(
-                stored.version,
-                engine.deserialize(stored.state),
-                stored.token_hash,
-                stored.race_id,
-                player_id=stored.player_id,
-                challenge=stored.challenge,
-                created_ms=stored.created_ms,
-            )
-            self._remember(game_id, live)
+    async def _load_live(self, game_id: str) -> _Live:
+        """The game as stored, deserialized and kept as the live copy."""
+        stored = await self._load(game_id)
+        live = _Live(
+            stored.version,
+            engine.deserialize(stored.state),
+            stored.token_hash,
+            stored.race_id,
+            player_id=stored.player_id,
+            challenge=stored.challenge,
+            created_ms=stored.created_ms,
+        )
+        self._remember(game_id, live)
         return live
 
     async def act(
@@ -244,7 +243,7 @@ class Games(GameReads):
         for _ in range(_COMMIT_ATTEMPTS):
             live = None if fresh else self._live.get(game_id)
             if live is None:
-                live = await self._live_game(game_id, fresh)
+                live = await self._load_live(game_id)
             self.authorize(live.token_hash, token)
             gate_read = None
             if live.race_id and self.races is not None:
