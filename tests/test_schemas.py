@@ -23,6 +23,7 @@ from referencing import Registry, Resource
 
 from service import protocol, protocol_games, protocol_players, protocol_races, protocol_ws
 from service.schemas import generate, render
+from tests import support
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -160,6 +161,16 @@ def test_valid_example_passes_the_model(path: Path) -> None:
 def test_invalid_example_fails_the_schema(path: Path) -> None:
     errors = list(validator(schema_of_example(path)).iter_errors(load(path)))
     assert errors, f"{path.name} passes {schema_of_example(path)} but should not"
+
+
+@pytest.mark.parametrize("path", [*VALID, *INVALID], ids=ids([*VALID, *INVALID]))
+def test_the_validator_the_other_tests_check_with_agrees_on_every_example(path: Path) -> None:
+    """Every frame and body the service tests receive is checked by ``tests.support``'s
+    compiled validator, not by the reference ``jsonschema`` used here: both must agree."""
+    document = load(path)
+    name = schema_of_example(path)
+    assert support.validator(name).is_valid(document) == validator(name).is_valid(document)
+    assert support.validator(name).is_valid(document) == (path in VALID)
 
 
 @pytest.mark.parametrize("path", INVALID, ids=ids(INVALID))

@@ -65,12 +65,25 @@ def test_the_log_level_is_one_of_four_names_in_any_case() -> None:
         Settings(log_level="loud")
 
 
+# The warning and the Ctrl-C come once the server listens: a SIGINT before uvicorn's own
+# handler is installed would end the process with a traceback instead of a clean stop.
 SERVICE_WITH_A_WARNING = """
-import os, signal, threading, warnings
+import os, signal, socket, threading, time, warnings
 from service.__main__ import main
 
-threading.Timer(0.5, lambda: warnings.warn("a library complains")).start()
-threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+def warn_then_stop():
+    deadline = time.monotonic() + 25
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", int(os.environ["PORT"])), 0.5).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    warnings.warn("a library complains")
+    time.sleep(0.2)
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=warn_then_stop, daemon=True).start()
 main()
 """
 
