@@ -2,6 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Python caches compiled modules (pytest its rewritten test modules) in __pycache__
+# folders, which git ignores. Where the environment turns that off, every test process
+# and every service a test starts would compile the whole project again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test lint schemas bench types chromium
 
