@@ -55,8 +55,9 @@ class Applied:
     notation: str
     duplicate: bool
     change: dict[str, Any] | None
-    # The change as committed and published, for frames that carry it as it is.
-    change_json: bytes = b""
+    # The change as committed and published (None with ``change``), for frames that carry
+    # it as it is.
+    change_json: bytes | None = None
 
 
 def new_game_id() -> str:

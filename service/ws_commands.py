@@ -218,7 +218,7 @@ class Commands:
                     message.game_id, sub.token, action, expected_version, message.id
                 )
                 result = _accepted(message.id, message.game_id, applied)
-                if applied.change is not None and sub.last_version == applied.version - 1:
+                if applied.change_json is not None and sub.last_version == applied.version - 1:
                     # Already serialized for the commit: embedded as it is.
                     result["change"] = orjson.Fragment(applied.change_json)
                     sub.last_version = held.carried = applied.version

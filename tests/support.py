@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import shutil
@@ -97,6 +98,7 @@ def _load_documents() -> dict[str, Any]:
 _DOCUMENTS = _load_documents()
 
 
+@functools.cache
 def validator(name: str) -> jsonschema_rs.Validator:
     """A compiled validator of a committed schema (they refer only to their own ``$defs``).
 
@@ -122,7 +124,6 @@ _REST_SCHEMAS: list[tuple[str, re.Pattern[str], str]] = [
     ("GET", re.compile(r"^/races/[^/]+$"), "rest/race-response.json"),
     ("POST", re.compile(r"^/races/[^/]+/(ready|start|resign|rematch)$"), "rest/race-response.json"),
 ]
-_VALIDATORS: dict[str, jsonschema_rs.Validator] = {}
 
 
 def check_rest(method: str, path: str, body: Any, content_type: str) -> None:
@@ -133,10 +134,7 @@ def check_rest(method: str, path: str, body: Any, content_type: str) -> None:
         name = next((n for m, p, n in _REST_SCHEMAS if m == method and p.match(path)), "")
     if not name:
         return
-    checker = _VALIDATORS.get(name)
-    if checker is None:
-        checker = _VALIDATORS[name] = validator(name)
-    checker.validate(body)
+    validator(name).validate(body)
 
 
 def _openapi_operations() -> list[tuple[str, re.Pattern[str], str, dict[str, Any]]]:
