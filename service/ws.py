@@ -53,8 +53,10 @@ class Connection:
             # The client left, possibly while an answer was being sent to it.
             pass
         finally:
-            await self.pump.stop()
-            metrics.connections.dec()
+            try:
+                await self.pump.stop()
+            finally:
+                metrics.connections.dec()
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,10 +108,19 @@ class Pump:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
         for game_id in list(self.subscriptions):
-            await self.games.store.unsubscribe(game_id, self)
+            await self._leave(self.games.store.unsubscribe(game_id, self))
         self.subscriptions.clear()
         for race_id in list(self.race_watches):
-            await self._stop_watching(race_id)
+            await self._leave(self._stop_watching(race_id))
+
+    @staticmethod
+    async def _leave(leaving: Awaitable[None]) -> None:
+        # One topic that cannot be left (the store failing in a way of its own) must not
+        # keep the connection's others subscribed.
+        try:
+            await leaving
+        except Exception as exc:
+            log.warning("could not leave a game or race: %s", type(exc).__name__)
 
     # ------------------------------------------------------------------ delivery
 

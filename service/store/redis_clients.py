@@ -69,6 +69,8 @@ def connect(url: str, max_connections: int, scripts: list[str]) -> Clients:
         protocol=2,
         socket_timeout=options["socket_timeout"],
         socket_connect_timeout=options["socket_connect_timeout"],
-        health_check_interval=15,
+        # No health check of the client's own: it reads its PING's reply, which would
+        # race the feed's reader (the feed checks the connection itself).
+        health_check_interval=0,
     )
     return Clients(client, feed, Pipelined(client, scripts))
