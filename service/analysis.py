@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -106,6 +107,13 @@ def analyse(record_text: str, seconds: float) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the service side
 
 
+def _ignore_interrupts() -> None:
+    """Run in each worker process as it starts. Ctrl-C in a terminal interrupts the
+    whole process group: a worker would die mid-search and its KeyboardInterrupt come
+    back through the pool as the parent's own. The parent stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _stop_now(executor: Executor) -> None:
     """Shuts a process pool down without waiting for the search under way: a solver
     process holds no state worth finishing, and shutting down must not wait seconds."""
@@ -127,7 +135,9 @@ class Analysis:
     @staticmethod
     def _processes(workers: int) -> Executor:
         # Spawned, not forked: a fork would copy the event loop and its sockets.
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+        )
 
     @property
     def solving(self) -> Executor:

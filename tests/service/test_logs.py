@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -104,3 +108,50 @@ def test_the_running_service_logs_warnings_and_uvicorn_as_json_lines() -> None:
     warning = next(entry for entry in entries if entry["logger"] == "py.warnings")
     assert warning["level"] == "WARNING" and "a library complains" in warning["message"]
     assert result.stdout == ""
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table in /proc")
+def test_ctrl_c_in_a_terminal_stops_the_service_and_its_solver_without_a_traceback() -> None:
+    """Ctrl-C interrupts the terminal's whole process group, solver processes included,
+    while one of them is busy certifying the winnable deals the service keeps ready."""
+    port = free_port()
+    env = {**os.environ, "PORT": str(port), "LOG_LEVEL": "INFO", "STORE_URL": "memory://"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not any(
+            "multiprocessing" in (Path("/proc") / str(child) / "cmdline").read_text()
+            for child in _children(process.pid)
+        ):
+            assert time.monotonic() < deadline, "no solver process started"
+            time.sleep(0.1)
+        # Past its start-up: searching for a winnable deal.
+        time.sleep(2.0)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    entries = [json.loads(line) for line in stderr.splitlines()]
+    assert process.returncode == 0, stderr
+    assert [e for e in entries if e["level"] in ("WARNING", "ERROR", "CRITICAL")] == []
+    assert "Finished server process" in entries[-1]["message"]
