@@ -15,6 +15,7 @@ import contextlib
 import logging
 import multiprocessing
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -114,14 +115,21 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _stop_now(executor: Executor) -> None:
+def _stop_now(executor: Executor) -> threading.Thread | None:
     """Shuts a process pool down without waiting for the search under way: a solver
-    process holds no state worth finishing, and shutting down must not wait seconds."""
-    processes = list(getattr(executor, "_processes", {}).values())
+    process holds no state worth finishing, and shutting down must not wait seconds.
+
+    Returns the pool's manager thread, which closes its queues once the processes are
+    gone: a caller about to exit joins it, or the pool's semaphores are reported leaked
+    (uvicorn ends the process with the signal that stopped it, before exit clean-ups).
+    """
+    manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+    processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
             process.terminate()
+    return manager
 
 
 class Analysis:
@@ -164,9 +172,12 @@ class Analysis:
                     task.exception()  # retrieved: its end is of no interest now
             if pending:
                 log.warning("%d winnable-pool refills did not stop at shutdown", len(pending))
-        for executor in (self._solving, self._hinting):
-            if executor is not None:
-                _stop_now(executor)
+        executors = [e for e in (self._solving, self._hinting) if e is not None]
+        self._solving = self._hinting = None
+        for executor in executors:
+            manager = _stop_now(executor)
+            if manager is not None:
+                await asyncio.to_thread(manager.join, _CLOSE_WAIT_SECONDS)
 
     # ------------------------------------------------------------------ winnable deals
 
