@@ -307,6 +307,7 @@ def create_app(
         app.state.settings = settings
         metrics = Metrics()
         metrics.active_games.set_function(lambda: store.subscribed_games)
+        metrics.follow_feed(lambda: store.feed_health)
         app.state.games = games = Games(store, settings, metrics, clock)
         app.state.races = races = Races(games, settings)
         app.state.players = players = Players(store.records, settings)

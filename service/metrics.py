@@ -3,7 +3,11 @@ process-wide metrics of its connections (``CONNECTIONS``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 
 class Metrics:
@@ -63,8 +67,34 @@ class Metrics:
             registry=self.registry,
         )
 
+    def follow_feed(self, health: Callable[[], tuple[bool, int]]) -> None:
+        """Reports the store's change feed: ``health`` says whether it is up and how many
+        times it was lost."""
+        self.registry.register(FeedCollector(health))
+
     def render(self) -> bytes:
         return generate_latest(self.registry) + generate_latest(CONNECTIONS.registry)
+
+
+class FeedCollector(Collector):
+    """The change feed's state, read from the store at each scrape."""
+
+    def __init__(self, health: Callable[[], tuple[bool, int]]) -> None:
+        self.health = health
+
+    def collect(self) -> Iterator[Metric]:
+        up, losses = self.health()
+        yield GaugeMetricFamily(
+            "solitaire_change_feed_up",
+            "1 while changes made by other instances reach this one, 0 while its change "
+            "feed reconnects",
+            value=int(up),
+        )
+        yield CounterMetricFamily(
+            "solitaire_change_feed_losses",
+            "Times this instance's change feed lost its connection to the store",
+            value=losses,
+        )
 
 
 class ConnectionMetrics:

@@ -275,6 +275,12 @@ class Store(ABC):
         """Games with at least one subscriber on this instance."""
         return len(self._local)
 
+    @property
+    def feed_health(self) -> tuple[bool, int]:
+        """Whether the changes made by other instances reach this one now (no
+        reconnection under way), and how many times their feed has been lost."""
+        return True, 0
+
     async def _listen(self, game_id: str) -> None:  # noqa: B027 - optional for backends
         """Starts receiving the game's changes from other instances."""
 

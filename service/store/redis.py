@@ -89,6 +89,10 @@ class RedisStore(Store):
     def kind(self) -> str:
         return "redis"
 
+    @property
+    def feed_health(self) -> tuple[bool, int]:
+        return self._changes.up, self._changes.losses
+
     async def open(self) -> None:
         await self._changes.open()
 

@@ -84,6 +84,9 @@ class ChangeFeed:
         self._recovery_asked = False
         self._heard_at = 0.0
         self._health_asked_at: float | None = None
+        # False from a loss (or a failed subscribe) until every topic is subscribed again.
+        self.up = True
+        self.losses = 0
 
     async def open(self) -> None:
         if self._connect_now:
@@ -117,6 +120,7 @@ class ChangeFeed:
         except (RedisError, OSError) as exc:
             log.warning("subscribe failed, will retry: %s", exc)
             self._pongs.pop(token, None)
+            self.up = False
             self._recovery_asked = True
             self._subscribed.set()
             return
@@ -133,6 +137,7 @@ class ChangeFeed:
     def recover_soon(self) -> None:
         """Has the reader subscribe to every topic again and resync, as after a lost
         connection (within a second when no message comes)."""
+        self.up = False
         self._recovery_asked = True
         self._subscribed.set()
 
@@ -165,6 +170,8 @@ class ChangeFeed:
                 reply = await self._next_reply()
             except Exception as exc:  # whatever broke the connection, the feed goes on
                 log.warning("change feed lost (%s); subscribing again", exc)
+                self.up = False
+                self.losses += 1
                 await self._drop_connection()
                 await self._recover()
                 continue
@@ -246,6 +253,7 @@ class ChangeFeed:
             try:
                 if not await self._resubscribe():
                     self._subscribed.clear()
+                self.up = True
                 return
             except (RedisError, OSError) as exc:
                 delay = min(delay * 2, _RETRY_CAP)

@@ -45,6 +45,8 @@ LATENCY_SUM = "solitaire_action_seconds_sum"
 CONNECTIONS = "solitaire_ws_connections"
 ACTIVE = "solitaire_active_games"
 STORE_ERRORS = "solitaire_store_errors_total"
+FEED_UP = "solitaire_change_feed_up"
+FEED_LOSSES = "solitaire_change_feed_losses_total"
 
 
 def created(game: str) -> str:
@@ -109,6 +111,7 @@ async def test_metrics_follow_the_traffic(
         # worker: its connections close as the service notices.
         start = await without_connections(http, instance)
         assert start[CONNECTIONS] == 0 and start[ACTIVE] == 0
+        assert start[FEED_UP] == 1
 
         game = await create_game(http, instance)
         other = await create_game(http, instance, "TF")
@@ -184,6 +187,14 @@ async def test_metrics_follow_the_traffic(
         # that took more than 15 s once.
         end = await without_connections(http, instance, within=45)
         assert end[CONNECTIONS] == 0 and end[ACTIVE] == 0
+        # The outage cost the change feed its connection (it had games to follow), and
+        # it is back.
+        assert end[FEED_LOSSES] >= start[FEED_LOSSES] + 1
+        deadline = time.monotonic() + 15  # (its next attempt may be seconds away)
+        while end[FEED_UP] != 1 and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            end = await metrics(http, instance)
+        assert end[FEED_UP] == 1
 
 
 async def without_connections(

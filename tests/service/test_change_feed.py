@@ -82,6 +82,7 @@ async def test_a_lost_feed_resubscribes_then_resynchronises(clean_redis: str) ->
         assert await admin.client_kill_filter(_type="pubsub") == 1
         await wait_for(lambda: numsub_at_resync)
         assert await numsub_at_resync[0] == [(channel("game-1").encode(), 1)]
+        assert (feed.up, feed.losses) == (True, 1)
         await admin.publish(channel("game-1"), b"5\nafter")
         await wait_for(lambda: got)
         assert got == [Delivery("game-1", 5, b"after")]
@@ -246,6 +247,7 @@ async def test_a_feed_whose_connection_falls_silent_connects_again(clean_redis: 
             await admin.publish(channel("game-1"), b"2\nlost in the silence")
             # Quiet for 0.3 s, a PING, 0.3 s more without its pong: taken for lost.
             await wait_for(lambda: resyncs, seconds=10)
+            assert (feed.up, feed.losses) == (True, 1)
             assert proxy.connections >= 2
             await admin.publish(channel("game-1"), b"3\nheard")
             await wait_for(lambda: any(d.version == 3 for d in got))
@@ -304,8 +306,10 @@ async def test_a_subscription_asked_for_while_redis_is_down_is_made_once_it_is_b
         await feed.open()
         await feed.listen("game-1")  # returns at once, Redis being down
         await asyncio.sleep(0.5)
+        assert not feed.up
         server.start()
         await wait_for(lambda: resyncs, seconds=10)
+        assert feed.up
         admin = aioredis.Redis.from_url(server.url)
         try:
             assert await admin.pubsub_numsub(channel("game-1")) == [(channel("game-1").encode(), 1)]
