@@ -32,6 +32,25 @@ async def _nothing(topics: list[str]) -> None:
     return None
 
 
+@contextlib.asynccontextmanager
+async def running(feed: ChangeFeed, *clients: aioredis.Redis) -> AsyncIterator[ChangeFeed]:
+    """The feed, opened; closed at the end with the clients the test made."""
+    await feed.open()
+    try:
+        yield feed
+    finally:
+        await feed.close()
+        for client in clients:
+            await client.aclose()
+
+
+async def hands_on(admin: aioredis.Redis, got: list[Delivery], topic: str, version: int) -> None:
+    """Publishes a change of ``topic`` as another instance would; the feed hands it on."""
+    payload = b"change %d" % version
+    await admin.publish(channel(topic), b"%d\n%s" % (version, payload))
+    await wait_for(lambda: Delivery(topic, version, payload) in got)
+
+
 async def test_listen_returns_once_redis_has_the_subscription(clean_redis: str) -> None:
     client = aioredis.Redis.from_url(clean_redis)
     admin = aioredis.Redis.from_url(clean_redis)
@@ -138,8 +157,7 @@ async def test_a_lost_feed_subscribes_again_only_to_what_is_still_watched(
         lambda: resyncs.append(1),
         _nothing,
     )
-    await feed.open()
-    try:
+    async with running(feed, client, admin):
         for n in range(30):
             topic = f"{prefix}-{n}"
             watched.add(topic)
@@ -154,10 +172,6 @@ async def test_a_lost_feed_subscribes_again_only_to_what_is_still_watched(
         await wait_for(lambda: resyncs)
         # The 29 games left before the connection was lost are not heard again.
         assert await admin.pubsub_channels(f"*{prefix}*") == [channel(f"{prefix}-0").encode()]
-    finally:
-        await feed.close()
-        await client.aclose()
-        await admin.aclose()
 
 
 class FreezingProxy:
@@ -239,8 +253,7 @@ async def test_a_feed_whose_connection_falls_silent_connects_again(clean_redis: 
             _nothing,
             health_seconds=0.3,
         )
-        await feed.open()
-        try:
+        async with running(feed, client, admin):
             await feed.listen("game-1")
             proxy.frozen.set()
             proxy.frozen = asyncio.Event()  # what connects from now on relays
@@ -249,13 +262,7 @@ async def test_a_feed_whose_connection_falls_silent_connects_again(clean_redis: 
             await wait_for(lambda: resyncs, seconds=10)
             assert (feed.up, feed.losses) == (True, 1)
             assert proxy.connections >= 2
-            await admin.publish(channel("game-1"), b"3\nheard")
-            await wait_for(lambda: any(d.version == 3 for d in got))
-            assert [d.version for d in got if d.version == 3] == [3]
-        finally:
-            await feed.close()
-            await client.aclose()
-            await admin.aclose()
+            await hands_on(admin, got, "game-1", 3)
 
 
 async def test_with_nothing_watched_a_lost_feed_waits_quietly_for_the_next_listen(
@@ -267,8 +274,7 @@ async def test_with_nothing_watched_a_lost_feed_waits_quietly_for_the_next_liste
     watched: set[str] = set()
     got: list[Delivery] = []
     feed = ChangeFeed(client, got.append, lambda: sorted(watched), lambda: None, _nothing)
-    await feed.open()
-    try:
+    async with running(feed, client, admin):
         watched.add("game-1")
         await feed.listen("game-1")
         watched.clear()
@@ -283,13 +289,7 @@ async def test_with_nothing_watched_a_lost_feed_waits_quietly_for_the_next_liste
 
         watched.add("game-2")
         await feed.listen("game-2")
-        await admin.publish(channel("game-2"), b"4\nafter")
-        await wait_for(lambda: got)
-        assert got == [Delivery("game-2", 4, b"after")]
-    finally:
-        await feed.close()
-        await client.aclose()
-        await admin.aclose()
+        await hands_on(admin, got, "game-2", 4)
 
 
 async def test_a_subscription_asked_for_while_redis_is_down_is_made_once_it_is_back(
@@ -298,27 +298,20 @@ async def test_a_subscription_asked_for_while_redis_is_down_is_made_once_it_is_b
     server = RedisServer(tmp_path)
     server.start()
     client = aioredis.Redis.from_url(server.url)
+    admin = aioredis.Redis.from_url(server.url)
     got: list[Delivery] = []
     resyncs: list[int] = []
     feed = ChangeFeed(client, got.append, lambda: ["game-1"], lambda: resyncs.append(1), _nothing)
+    server.stop()
     try:
-        server.stop()
-        await feed.open()
-        await feed.listen("game-1")  # returns at once, Redis being down
-        await asyncio.sleep(0.5)
-        assert not feed.up
-        server.start()
-        await wait_for(lambda: resyncs, seconds=10)
-        assert feed.up
-        admin = aioredis.Redis.from_url(server.url)
-        try:
+        async with running(feed, client, admin):
+            await feed.listen("game-1")  # returns at once, Redis being down
+            await asyncio.sleep(0.5)
+            assert not feed.up
+            server.start()
+            await wait_for(lambda: resyncs, seconds=10)
+            assert feed.up
             assert await admin.pubsub_numsub(channel("game-1")) == [(channel("game-1").encode(), 1)]
-            await admin.publish(channel("game-1"), b"1\nfirst")
-            await wait_for(lambda: got)
-            assert got == [Delivery("game-1", 1, b"first")]
-        finally:
-            await admin.aclose()
+            await hands_on(admin, got, "game-1", 1)
     finally:
-        await feed.close()
-        await client.aclose()
         server.stop()
