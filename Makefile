@@ -35,10 +35,8 @@ lint: $(VENV)/.installed-dev
 # processes than there are cores; TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 4
 # Run after the others, on their own: the slow-consumer tests of test_limits measure how
-# the service's writes back up, which the other workers' load would decide; the metrics
-# test restarts its Redis and, under the full parallel run on a slow machine, once saw a
-# closed connection still counted 45 s later (alone it is released within 0.3 s).
-ALONE := tests/scale/test_limits.py tests/scale/test_metrics_and_logs.py
+# the service's writes back up, which the other workers' load would decide.
+ALONE := tests/scale/test_limits.py
 
 test: lint types chromium
 	scripts/ensure-redis-server

@@ -11,7 +11,6 @@ finish it when its time is up.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,6 +24,7 @@ from .games import Games
 from .protocol import ErrorCode
 from .race_results import finish_if_done, public_view, race_result
 from .store import CommitStatus, StoredRace, StoreUnavailable, race_topic
+from .tasks import cancel_and_wait
 
 log = logging.getLogger("service.races")
 
@@ -53,9 +53,7 @@ class RaceUpdates:
 
     async def close(self) -> None:
         for task in list(self._timers):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await cancel_and_wait(task)
 
     # ------------------------------------------------------------------ documents
 

@@ -24,6 +24,7 @@ from .protocol_ws import SubscribeMessage, WatchRaceMessage
 from .races import Races
 from .rates import AddressBuckets
 from .store import Delivery, race_topic
+from .tasks import cancel_and_wait
 from .ws_frames import Outbox
 
 log = logging.getLogger("service.ws")
@@ -104,9 +105,7 @@ class Pump:
     async def stop(self) -> None:
         """Stops the pump and leaves every game and race it followed."""
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+            await cancel_and_wait(self.task)
         for game_id in list(self.subscriptions):
             await self._leave(self.games.store.unsubscribe(game_id, self))
         self.subscriptions.clear()

@@ -4,7 +4,6 @@ cluster."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any, cast
 
 import hiredis
@@ -15,6 +14,8 @@ from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from ..tasks import cancel_and_wait
 
 
 class Pipelined:
@@ -53,9 +54,7 @@ class Pipelined:
             try:
                 await asyncio.wait_for(asyncio.shield(sender), timeout=5.0)
             except TimeoutError:
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sender
+                await cancel_and_wait(sender)
         connection, self._connection = self._connection, None
         if connection is not None:
             await self._redis.connection_pool.release(connection)

@@ -16,6 +16,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from ..tasks import cancel_and_wait
 from . import Delivery
 from .redis_layout import channel, game_of_channel
 
@@ -99,9 +100,7 @@ class ChangeFeed:
 
     async def close(self) -> None:
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+            await cancel_and_wait(self._reader)
         with contextlib.suppress(RedisError, OSError):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
 
