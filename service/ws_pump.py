@@ -93,6 +93,7 @@ class Pump:
         self.too_slow = False
         self.task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Task[None] | None = None
         # The game this connection is acting on while its change rides in the result
         # (``hold``), and what arrived for it meanwhile, in order.
         self._held_game: str | None = None
@@ -103,7 +104,16 @@ class Pump:
         return self.task
 
     async def stop(self) -> None:
-        """Stops the pump and leaves every game and race it followed."""
+        """Stops the pump and leaves every game and race it followed.
+
+        The clean-up runs to its end even if the caller is cancelled meanwhile (the
+        caller is then told at once): a connection's subscriptions must not outlive it.
+        """
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
         if self.task is not None:
             await cancel_and_wait(self.task)
         for game_id in list(self.subscriptions):
