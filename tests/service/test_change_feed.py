@@ -265,6 +265,22 @@ async def test_a_feed_whose_connection_falls_silent_connects_again(clean_redis: 
             await hands_on(admin, got, "game-1", 3)
 
 
+async def test_a_quiet_feed_on_a_sound_connection_is_not_taken_for_lost(clean_redis: str) -> None:
+    client = aioredis.Redis.from_url(clean_redis)
+    admin = aioredis.Redis.from_url(clean_redis)
+    got: list[Delivery] = []
+    feed = ChangeFeed(
+        client, got.append, lambda: ["game-1"], lambda: None, _nothing, health_seconds=0.2
+    )
+    async with running(feed, client, admin):
+        await feed.listen("game-1")
+        # The feed looks at its health each second without a reply: over 3.5 s, PINGs go
+        # out and their answers come back more than once.
+        await asyncio.sleep(3.5)
+        assert (feed.up, feed.losses) == (True, 0)
+        await hands_on(admin, got, "game-1", 1)
+
+
 async def test_with_nothing_watched_a_lost_feed_waits_quietly_for_the_next_listen(
     clean_redis: str, caplog: pytest.LogCaptureFixture
 ) -> None:
