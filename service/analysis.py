@@ -29,6 +29,7 @@ from .protocol import ErrorCode
 from .solver import Budget, Result, hint, solve
 from .store import StoreUnavailable
 from .store.records import Records
+from .tasks import cancel_and_wait
 
 log = logging.getLogger("service.analysis")
 
@@ -161,17 +162,14 @@ class Analysis:
         return self._hinting
 
     async def close(self) -> None:
-        refills = list(self._refills.values())
-        for task in refills:
-            task.cancel()
-        if refills:
+        stopping = [asyncio.create_task(cancel_and_wait(t)) for t in self._refills.values()]
+        if stopping:
             # Bounded: a shutdown must end even if a refill does not.
-            done, pending = await asyncio.wait(refills, timeout=_CLOSE_WAIT_SECONDS)
-            for task in done:
-                if not task.cancelled():
-                    task.exception()  # retrieved: its end is of no interest now
+            _, pending = await asyncio.wait(stopping, timeout=_CLOSE_WAIT_SECONDS)
             if pending:
                 log.warning("%d winnable-pool refills did not stop at shutdown", len(pending))
+                for task in pending:
+                    task.cancel()
         executors = [e for e in (self._solving, self._hinting) if e is not None]
         self._solving = self._hinting = None
         for executor in executors:
