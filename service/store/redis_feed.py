@@ -28,9 +28,10 @@ _CONFIRM_SECONDS = 2.0
 # The PING sent after subscribing again: its pong, read in order behind the subscriptions'
 # confirmations, says they are in place and the logs can be read.
 _RESYNC_PING = b"resync"
-# The PING sent when the connection has been quiet for a while.
+# The PING sent after this long without a reply; as long again without one, and the
+# connection is taken for lost.
 _HEALTH_PING = b"health"
-HEALTH_SECONDS = 10.0
+_HEALTH_SECONDS = 10.0
 
 
 class ChangeFeed:
@@ -63,7 +64,7 @@ class ChangeFeed:
         resync: Callable[[], None],
         rewatch: Callable[[list[str]], Awaitable[None]],
         connect_now: bool = True,
-        health_seconds: float = HEALTH_SECONDS,
+        health_seconds: float = _HEALTH_SECONDS,
     ) -> None:
         self._deliver = deliver
         self._topics = topics
