@@ -120,9 +120,7 @@ class ChangeFeed:
         except (RedisError, OSError) as exc:
             log.warning("subscribe failed, will retry: %s", exc)
             self._pongs.pop(token, None)
-            self.up = False
-            self._recovery_asked = True
-            self._subscribed.set()
+            self.recover_soon()
             return
         self._subscribed.set()
         try:
@@ -229,9 +227,10 @@ class ChangeFeed:
             confirmed.set_result(None)
 
     async def _drop_connection(self) -> None:
-        """Closes the connection, so the next command connects again, and forgets its
-        subscriptions, which Redis dropped with it: reconnecting, redis-py subscribes to
-        every channel on record, and ``_resubscribe`` sends those still watched."""
+        """Closes the connection, so the next command connects again, and empties
+        redis-py's record of its channels, which Redis dropped with it: redis-py
+        subscribes again to what is on record as it reconnects, and ``_resubscribe``
+        sends only what is still watched."""
         connection = self._pubsub.connection
         if connection is not None:
             with contextlib.suppress(Exception):

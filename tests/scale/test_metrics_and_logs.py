@@ -109,7 +109,7 @@ async def test_metrics_follow_the_traffic(
     async with http_client() as http:
         # The instance is shared with the log test, which may have run first in this
         # worker: its connections close as the service notices.
-        start = await without_connections(http, instance)
+        start = await settled(http, instance)
         assert start[CONNECTIONS] == 0 and start[ACTIVE] == 0
         assert start[FEED_UP] == 1
 
@@ -185,27 +185,26 @@ async def test_metrics_follow_the_traffic(
         # Closed while their pumps catch up from the logs after the outage: each pump
         # ends (a cancellation lost in a Redis round trip is asked again) and its
         # connection is no longer counted.
-        end = await without_connections(http, instance)
+        # The change feed's next attempt to subscribe again may be seconds away.
+        end = await settled(http, instance, feed_up=True)
         assert end[CONNECTIONS] == 0 and end[ACTIVE] == 0
         # The outage cost the change feed its connection (it had games to follow), and
         # it is back.
         assert end[FEED_LOSSES] >= start[FEED_LOSSES] + 1
-        deadline = time.monotonic() + 15  # (its next attempt may be seconds away)
-        while end[FEED_UP] != 1 and time.monotonic() < deadline:
-            await asyncio.sleep(0.2)
-            end = await metrics(http, instance)
         assert end[FEED_UP] == 1
 
 
-async def without_connections(
-    http: httpx2.AsyncClient, instance: Instance, within: float = 15
+async def settled(
+    http: httpx2.AsyncClient, instance: Instance, feed_up: bool = False, within: float = 15
 ) -> dict[str, float]:
     """The metrics once the instance counts no connection and no active game (closed
-    sockets take a moment to be noticed, longer on a busy machine), or after ``within``
-    seconds."""
+    sockets take a moment to be noticed, longer on a busy machine) and, with
+    ``feed_up``, its change feed is up; or after ``within`` seconds."""
     deadline = time.monotonic() + within
     now = await metrics(http, instance)
-    while (now[CONNECTIONS] or now[ACTIVE]) and time.monotonic() < deadline:
+    while (
+        now[CONNECTIONS] or now[ACTIVE] or (feed_up and now[FEED_UP] != 1)
+    ) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
         now = await metrics(http, instance)
     return now
