@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -49,8 +49,12 @@ class _Live:
     created_ms: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(NamedTuple):
+    """An action as committed (or found already committed: ``duplicate``).
+
+    A named tuple, immutable like a frozen dataclass and built in half the time: every
+    action makes one."""
+
     version: int
     notation: str
     duplicate: bool
@@ -221,8 +225,7 @@ class Games(GameReads):
         except RuleRejected as exc:
             self.metrics.rejections.labels(exc.rejection["rule_id"]).inc()
             raise
-        self.metrics.actions.inc()
-        self.metrics.action_latency.observe(time.perf_counter() - started)
+        self.metrics.actions.count(time.perf_counter() - started)
         return applied
 
     async def _act(

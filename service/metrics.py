@@ -3,11 +3,22 @@ process-wide metrics of its connections (``CONNECTIONS``)."""
 
 from __future__ import annotations
 
+import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
+from prometheus_client.samples import Sample
+
+# Upper bounds (seconds) of the action latency histogram's buckets.
+ACTION_SECONDS_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 class Metrics:
@@ -24,9 +35,8 @@ class Metrics:
         self.games_created = Counter(
             "solitaire_games_created", "Games created", ["game"], registry=self.registry
         )
-        self.actions = Counter(
-            "solitaire_actions", "Accepted actions and undos", registry=self.registry
-        )
+        self.actions = ActionCounts()
+        self.registry.register(self.actions)
         self.rejections = Counter(
             "solitaire_rejections",
             "Actions refused by a rule, by rule id",
@@ -60,12 +70,6 @@ class Metrics:
         self.store_errors = Counter(
             "solitaire_store_errors", "Store (Redis) operations that failed", registry=self.registry
         )
-        self.action_latency = Histogram(
-            "solitaire_action_seconds",
-            "Time to validate and commit one action",
-            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
-            registry=self.registry,
-        )
 
     def follow_feed(self, health: Callable[[], tuple[bool, int]]) -> None:
         """Reports the store's change feed: ``health`` says whether it is up and how many
@@ -74,6 +78,48 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry) + generate_latest(CONNECTIONS.registry)
+
+
+class ActionCounts(Collector):
+    """Accepted actions and the time each took, as a counter and a histogram.
+
+    Counted on every action, so kept as plain numbers and turned into metric families
+    only when scraped: ``prometheus_client``'s own counter and histogram take a lock per
+    update, about 2 % of an action's CPU. Updated and read on the event loop's thread.
+    """
+
+    def __init__(self) -> None:
+        self.created = time.time()
+        self.total = 0
+        self.seconds = 0.0
+        # One count per bucket, the last for values above every bound.
+        self.per_bucket = [0] * (len(ACTION_SECONDS_BUCKETS) + 1)
+
+    def count(self, seconds: float) -> None:
+        self.total += 1
+        self.seconds += seconds
+        self.per_bucket[bisect_left(ACTION_SECONDS_BUCKETS, seconds)] += 1
+
+    def collect(self) -> Iterator[Metric]:
+        yield CounterMetricFamily(
+            "solitaire_actions",
+            "Accepted actions and undos",
+            value=self.total,
+            created=self.created,
+        )
+        cumulative = 0
+        buckets: list[tuple[str, float]] = []
+        for bound, count in zip((*ACTION_SECONDS_BUCKETS, "+Inf"), self.per_bucket, strict=True):
+            cumulative += count
+            buckets.append((str(bound), cumulative))
+        latency = HistogramMetricFamily(
+            "solitaire_action_seconds",
+            "Time to validate and commit one action",
+            buckets=buckets,
+            sum_value=self.seconds,
+        )
+        latency.samples.append(Sample("solitaire_action_seconds_created", {}, self.created))
+        yield latency
 
 
 class FeedCollector(Collector):

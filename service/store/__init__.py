@@ -12,7 +12,7 @@ import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..config import Settings
 from .records import Records
@@ -60,14 +60,14 @@ class CommitStatus(Enum):
     REUSED = "reused"
 
 
-@dataclass(frozen=True, slots=True)
-class CommitResult:
+# Named tuples, immutable like frozen dataclasses and built in half the time: every
+# action makes one of each.
+class CommitResult(NamedTuple):
     status: CommitStatus
     version: int
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
+class Delivery(NamedTuple):
     """A change for a local subscriber; ``payload`` is None when it must resynchronise."""
 
     game_id: str
