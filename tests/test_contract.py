@@ -203,6 +203,53 @@ def test_race_examples_exist() -> None:
     assert len(race_documents()) >= 10
 
 
+def patches(node: Any) -> list[list[dict[str, Any]]]:
+    """Every change's ``patch`` in a document."""
+    found = []
+    if isinstance(node, dict):
+        if isinstance(node.get("patch"), list) and "version" in node:
+            found.append(node["patch"])
+        for value in node.values():
+            found.extend(patches(value))
+    elif isinstance(node, list):
+        for value in node:
+            found.extend(patches(value))
+    return found
+
+
+def documented_patches() -> list[tuple[str, list[dict[str, Any]]]]:
+    documents = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
+    documents += [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
+    return [(name, patch) for name, doc in documents for patch in patches(doc)]
+
+
+def pile_of(op: dict[str, Any]) -> str:
+    """The pile (or scalar) an operation changes: ``/columns/3/up/-`` -> ``/columns/3/up``."""
+    path: str = op["path"]
+    parent, _, last = path.rpartition("/")
+    return parent if op["op"] in ("add", "remove") and (last == "-" or last.isdigit()) else path
+
+
+@pytest.mark.parametrize(
+    ("name", "patch"), [pytest.param(*item, id=item[0]) for item in documented_patches()]
+)
+def test_documented_patches_have_the_shape_the_service_sends(
+    name: str, patch: list[dict[str, Any]]
+) -> None:
+    """One operation per pile: an ``add`` or ``remove`` for one card, else a ``replace``
+    of the pile (docs/protocol.md, "Applying changes"), as ``service.diff`` writes them."""
+    piles = [pile_of(op) for op in patch]
+    assert len(piles) == len(set(piles)), f"{name}: a pile changed by several operations"
+    for op in patch:
+        assert op["op"] in ("add", "remove", "replace"), name
+        if op["op"] == "add":
+            assert op["path"].endswith("/-"), f"{name}: cards are added at the top: {op}"
+
+
+def test_documented_patches_exist() -> None:
+    assert len(documented_patches()) >= 8
+
+
 VOLATILE = re.compile(r"(^|_)(id|token|code|time|at)$|^host$")
 
 

@@ -69,18 +69,15 @@ def reference_serialize(game: Klondike) -> str:
 
 
 def _reference_list_patch(path: str, old: list[Any], new: list[Any]) -> list[dict[str, Any]]:
+    """The contract of docs/protocol.md: one card added at the top or taken from it is one
+    add or remove; any other change of a pile replaces it whole."""
     if old == new:
         return []
-    keep = 0
-    limit = min(len(old), len(new))
-    while keep < limit and old[keep] == new[keep]:
-        keep += 1
-    if keep == 0 and old:
-        return [{"op": "replace", "path": path, "value": list(new)}]
-    ops: list[dict[str, Any]] = [
-        {"op": "remove", "path": f"{path}/{index}"} for index in range(len(old) - 1, keep - 1, -1)
-    ]
-    return ops + [{"op": "add", "path": f"{path}/-", "value": value} for value in new[keep:]]
+    if len(new) == len(old) + 1 and new[:-1] == old:
+        return [{"op": "add", "path": f"{path}/-", "value": new[-1]}]
+    if len(new) == len(old) - 1 and old[:-1] == new:
+        return [{"op": "remove", "path": f"{path}/{len(new)}"}]
+    return [{"op": "replace", "path": path, "value": list(new)}]
 
 
 def reference_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
