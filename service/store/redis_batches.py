@@ -131,9 +131,17 @@ class Pipelined:
     ) -> list[Any]:
         replies: list[Any] = []
         try:
-            # One deadline for the batch instead of one per reply (each costs a timer).
+            # One deadline for the batch, its write included, instead of one per reply
+            # (each costs a timer).
             async with asyncio.timeout(connection.socket_timeout):
-                await connection.send_packed_command(packed)
+                if not connection.is_connected:  # after a failed try: a fresh connection
+                    await connection.connect_check_health(check_health=False)
+                # Written as the connection's own send does, without its second deadline:
+                # on Python 3.11 that is an ``asyncio.wait_for``, a task of its own for
+                # every batch, which can also lose a cancellation arriving as it ends.
+                writer = cast(asyncio.StreamWriter, connection._writer)
+                writer.writelines(packed)
+                await writer.drain()
                 # Straight from the parser, which gives error replies as values: the
                 # connection's own read wraps each reply in about as much work again
                 # (its error text, timeout and health bookkeeping, raising errors).
