@@ -95,12 +95,15 @@ def random_move(
 class Tally:
     """What the connections of one run saw inside the measured window."""
 
-    window_start: float = 0.0
+    window_start: float = 0.0  # of the window, or of the slice being measured
     window_end: float = 0.0
     latencies: list[float] = field(default_factory=list)  # round trips of the answers done
     done: int = 0  # accepted actions (service) or echoes (echo) completed in the window
     refused: int = 0  # answers in the window that were not done
     counts: Counter[str] = field(default_factory=Counter)
+    # Seconds measured in the slices already done (``_ws_windows.alternate``); 0 for one
+    # window.
+    measured: float = 0.0
 
     def record(self, sent: float, received: float, ok: bool) -> None:
         if self.window_start <= received < self.window_end:
@@ -112,7 +115,7 @@ class Tally:
 
     @property
     def rate(self) -> float:
-        return self.done / (self.window_end - self.window_start)
+        return self.done / (self.measured or self.window_end - self.window_start)
 
     def percentile_ms(self, q: float) -> float:
         return percentile_ms(self.latencies, q)

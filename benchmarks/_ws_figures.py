@@ -30,6 +30,16 @@ class Usage:
     commit_calls: int = 0
     commit_usec: int = 0
 
+    def add(self, other: Usage) -> None:
+        """Adds what ``other`` (a later slice of the same phase) used."""
+        self.client += other.client
+        if other.server is not None:
+            self.server = (self.server or 0.0) + other.server
+        if other.redis is not None:
+            self.redis = (self.redis or 0.0) + other.redis
+        self.commit_calls += other.commit_calls
+        self.commit_usec += other.commit_usec
+
 
 @dataclass(frozen=True)
 class _Reading:

@@ -14,7 +14,9 @@ One run starts three servers, each in its own process, on free ports of 127.0.0.
 The load driver (this process, asyncio and the ``websockets`` client) then runs:
 
 1. echo, then echo + store: N connections, each sending an action-sized JSON frame and
-   awaiting the echo;
+   awaiting the echo. Echo + store and the service (2.) are measured in turns, in
+   ``--slices`` slices of their windows each (ABBA order, ``_ws_windows.py``), so that
+   the machine's drift during the run falls on the service and its baseline alike;
 2. service: N games created over HTTP, one WebSocket per game (hello, subscribe with the
    player token), each looping: send the next random legal action (sometimes an undo)
    with a request id and time the round trip to its ``result``; the ``change`` frames
@@ -29,8 +31,9 @@ The load driver (this process, asyncio and the ``websockets`` client) then runs:
 Each connection is a closed loop (one request in flight), so throughput and latency are
 those of N concurrent players who play as fast as the answers come. The driver is one
 process unless ``--driver-processes`` splits every phase's connections over several,
-started together (``_ws_drivers.py``); the fixed figures are measured with one. The first
-``--warmup`` seconds of each phase are not counted. The Redis database of
+started together (``_ws_drivers.py``), each phase then after the other; the fixed
+figures are measured with one. The first ``--warmup`` seconds of each phase, and the
+first ``--settle`` seconds of each later slice, are not counted. The Redis database of
 ``--redis-url`` is flushed before and after the run (that database only).
 
 Request ids are 16 random hex characters; the Redis figure depends on their length, as
@@ -58,7 +61,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -67,17 +70,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import _profile
-from benchmarks._client import (
-    Tally,
-    driver_collector_quiet,
-    recv_json,
-    run_driver,
-    ws_connect,
-)
+from benchmarks._client import Tally, recv_json, run_driver, ws_connect
 from benchmarks._processes import Listening, Process, wait_ready
 from benchmarks._report import report
 from benchmarks._ws_drivers import in_processes
-from benchmarks._ws_figures import Usage, build_figures, watch_usage
+from benchmarks._ws_figures import Usage, build_figures
 from benchmarks._ws_players import (
     Player,
     check_players,
@@ -89,55 +86,24 @@ from benchmarks._ws_players import (
     write_script,
 )
 from benchmarks._ws_servers import serve, start_server
+from benchmarks._ws_windows import Sliced, Workers, alternate, run_window, service_seconds
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/14"
-REPLY_TIMEOUT = 15.0
 # Scripted actions drawn per game for each second of the service phase: twice what a
 # game played per second on the fastest machine measured (280), because a game that runs
 # out plays its whole script on the local copy at once, stalling the driver.
 SCRIPT_ACTIONS_PER_SECOND = 600
 
 
-async def run_window(
-    tally: Tally,
-    workers: list[Any],
-    warmup: float,
-    duration: float,
-    server: Listening,
-    redis: Any | None = None,
-    start_together: Callable[[], object] | None = None,
-) -> Usage:
-    """Runs every worker coroutine (they stop at ``tally.window_end``); the window's usage.
-
-    ``start_together`` blocks until every driver process is ready (``--driver-processes``).
-    """
-    usage = Usage()
-    if start_together is not None:
-        start_together()
-    with driver_collector_quiet():
-        now = time.perf_counter()
-        tally.window_start = now + warmup
-        tally.window_end = tally.window_start + duration
-        async with asyncio.timeout(warmup + duration + 4 * REPLY_TIMEOUT):
-            await asyncio.gather(watch_usage(tally, usage, server, redis), *workers)
-    return usage
-
-
 # --------------------------------------------------------------------------- echo
 
 
-async def echo_phase(
-    args: argparse.Namespace, server: Listening, redis: Any | None = None
-) -> tuple[Tally, Usage]:
+def echo_worker(tally: Tally, game_id: str) -> Callable[[Any], Coroutine[Any, Any, None]]:
+    """A connection's loop until the window ends: an action-sized frame, then its echo."""
     import orjson
 
-    tally = Tally()
-    game_id = secrets.token_urlsafe(16)
-
-    async def worker(index: int, ws: Any) -> None:
-        n = 0
+    async def worker(ws: Any) -> None:
         while time.perf_counter() < tally.window_end:
-            n += 1
             rid = secrets.token_hex(8)
             # The size and shape of a service action frame.
             frame = orjson.dumps(
@@ -152,14 +118,28 @@ async def echo_phase(
                 tally.counts["bad_echo"] += 1
             tally.record(sent, received, ok)
 
+    return worker
+
+
+async def echo_sockets(
+    stack: contextlib.AsyncExitStack, args: argparse.Namespace, server: Listening
+) -> list[Any]:
+    return [
+        await stack.enter_async_context(ws_connect(server.port, args.compression))
+        for _ in range(args.games)
+    ]
+
+
+async def echo_phase(
+    args: argparse.Namespace, server: Listening, redis: Any | None = None
+) -> tuple[Tally, Usage]:
+    tally = Tally()
+    worker = echo_worker(tally, secrets.token_urlsafe(16))
     async with contextlib.AsyncExitStack() as stack:
-        sockets = [
-            await stack.enter_async_context(ws_connect(server.port, args.compression))
-            for _ in range(args.games)
-        ]
+        sockets = await echo_sockets(stack, args, server)
         usage = await run_window(
             tally,
-            [worker(i, ws) for i, ws in enumerate(sockets)],
+            [worker(ws) for ws in sockets],
             args.warmup,
             args.duration,
             server,
@@ -172,19 +152,34 @@ async def echo_phase(
 # --------------------------------------------------------------------------- service
 
 
-async def service_phase(
-    args: argparse.Namespace, server: Listening, http: Any, redis: Any, rng: random.Random
-) -> tuple[Tally, Usage, dict[str, Any]]:
-    tally = Tally()
+async def service_sessions(
+    stack: contextlib.AsyncExitStack,
+    args: argparse.Namespace,
+    server: Listening,
+    http: Any,
+    rng: random.Random,
+) -> list[tuple[Player, Any]]:
+    """The games, their scripts, and a WebSocket per game subscribed as its player."""
     players = await asyncio.gather(
         *(create_player(http, server.port, rng) for _ in range(args.games))
     )
     if not args.live_play:
         length = args.script_actions
         if length is None:
-            length = SCRIPT_ACTIONS_PER_SECOND * math.ceil(args.warmup + args.duration)
+            seconds = service_seconds(args.warmup, args.settle, args.duration, args.slices)
+            length = SCRIPT_ACTIONS_PER_SECOND * math.ceil(seconds)
         for player in players:
             write_script(player, length)
+    sockets = [
+        await stack.enter_async_context(ws_connect(server.port, args.compression)) for _ in players
+    ]
+    sessions = list(zip(players, sockets, strict=True))
+    await asyncio.gather(*(open_session(p, ws, args.changes_in_results) for p, ws in sessions))
+    return sessions
+
+
+def service_workers(tally: Tally, sessions: list[tuple[Player, Any]]) -> Workers:
+    """Each game's loop until the window ends: an action, then its result."""
 
     async def worker(player: Player, ws: Any) -> None:
         while time.perf_counter() < tally.window_end:
@@ -192,27 +187,41 @@ async def service_phase(
                 tally.counts["games_finished"] += 1
                 return
 
-    profile: dict[str, Any] = {}
+    return [worker(player, ws) for player, ws in sessions]
+
+
+async def check_sessions(
+    http: Any, server: Listening, sessions: list[tuple[Player, Any]], tally: Tally
+) -> None:
+    """Reads the changes still on their way, then checks every game against its copy."""
+    await asyncio.gather(*(drain_changes(p, ws, tally) for p, ws in sessions))
+    players = [player for player, _ in sessions]
+    for player in players:
+        player.catch_up_local()
+    await check_players(http, server.port, players, tally)
+    tally.counts["change_frames_missing"] = sum(p.accepted - p.changes for p in players)
+
+
+def start_profile(args: argparse.Namespace, server: Listening, seconds: float) -> Any:
+    return _profile.start(server.pid, args.profile, seconds) if args.profile else None
+
+
+def finish_profile(args: argparse.Namespace, spy: Any, seconds: float) -> dict[str, Any]:
+    return _profile.finish(spy, args.profile, seconds) if spy is not None else {}
+
+
+async def service_phase(
+    args: argparse.Namespace, server: Listening, http: Any, redis: Any, rng: random.Random
+) -> tuple[Tally, Usage, dict[str, Any]]:
+    tally = Tally()
+    seconds = args.warmup + args.duration
     async with contextlib.AsyncExitStack() as stack:
-        sockets = [
-            await stack.enter_async_context(ws_connect(server.port, args.compression))
-            for _ in players
-        ]
-        await asyncio.gather(
-            *(
-                open_session(p, ws, args.changes_in_results)
-                for p, ws in zip(players, sockets, strict=True)
-            )
-        )
-        spy = (
-            _profile.start(server.pid, args.profile, args.warmup + args.duration)
-            if args.profile
-            else None
-        )
+        sessions = await service_sessions(stack, args, server, http, rng)
+        spy = start_profile(args, server, seconds)
         try:
             usage = await run_window(
                 tally,
-                [worker(p, ws) for p, ws in zip(players, sockets, strict=True)],
+                service_workers(tally, sessions),
                 args.warmup,
                 args.duration,
                 server,
@@ -220,16 +229,40 @@ async def service_phase(
                 args.start_together,
             )
         finally:
-            if spy is not None:
-                profile = _profile.finish(spy, args.profile, args.warmup + args.duration)
-        await asyncio.gather(
-            *(drain_changes(p, ws, tally) for p, ws in zip(players, sockets, strict=True))
-        )
-    for player in players:
-        player.catch_up_local()
-    await check_players(http, server.port, players, tally)
-    tally.counts["change_frames_missing"] = sum(p.accepted - p.changes for p in players)
+            profile = finish_profile(args, spy, seconds)
+        await check_sessions(http, server, sessions, tally)
     return tally, usage, profile
+
+
+async def store_and_service(
+    args: argparse.Namespace,
+    store_server: Listening,
+    server: Listening,
+    http: Any,
+    redis: Any,
+    rng: random.Random,
+) -> tuple[tuple[Tally, Usage], tuple[Tally, Usage, dict[str, Any]]]:
+    """Echo + store and the service measured in alternating slices (``_ws_windows``)."""
+    async with contextlib.AsyncExitStack() as stack:
+        # Games and scripts first: a connection silent for 10 s after its upgrade is
+        # closed (the hello timeout), and drawing the scripts takes about that long.
+        sessions = await service_sessions(stack, args, server, http, rng)
+        sockets = await echo_sockets(stack, args, store_server)
+        store_tally, service_tally = Tally(), Tally()
+        worker = echo_worker(store_tally, secrets.token_urlsafe(16))
+        store = Sliced(store_server, lambda: [worker(ws) for ws in sockets], store_tally)
+        service = Sliced(server, lambda: service_workers(service_tally, sessions), service_tally)
+        # The profiler samples the service only while it runs: the whole alternation.
+        seconds = 2 * service_seconds(args.warmup, args.settle, args.duration, args.slices)
+        spy = start_profile(args, server, seconds)
+        try:
+            await alternate(
+                (store, service), args.slices, args.warmup, args.settle, args.duration, redis
+            )
+        finally:
+            profile = finish_profile(args, spy, seconds)
+        await check_sessions(http, server, sessions, service.tally)
+    return (store.tally, store.usage), (service.tally, service.usage, profile)
 
 
 # =========================================================================== main
@@ -264,8 +297,9 @@ async def run(args: argparse.Namespace) -> int:
                 service = (*await in_processes("service", args, service_server), {})
             else:
                 echo = await echo_phase(args, echo_server)
-                echo_store = await echo_phase(args, echo_store_server, redis)
-                service = await service_phase(args, service_server, http, redis, rng)
+                echo_store, service = await store_and_service(
+                    args, echo_store_server, service_server, http, redis, rng
+                )
             memory = await memory_phase(args, service_server, http, redis, rng)
     finally:
         for server in servers:
@@ -349,6 +383,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="split each phase's connections over this many driver processes, started "
         "together (default 1, as the fixed figures are measured)",
     )
+    parser.add_argument(
+        "--slices",
+        type=int,
+        default=5,
+        help="measure echo + store and the service in turns, each in this many slices of "
+        "its window (ABBA order, so the machine's drift falls on both); 1 measures one "
+        "after the other, as runs before 2026-12-02 did (default 5)",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=0.25,
+        help="uncounted seconds at the start of every slice but a phase's first (default 0.25)",
+    )
     parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     parser.set_defaults(start_together=None)
     args = parser.parse_args(argv)
@@ -358,6 +406,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--games must be positive, --duration positive, --warmup not negative")
     if not 1 <= args.driver_processes <= args.games:
         parser.error("--driver-processes must be between 1 and --games")
+    if args.slices < 1 or args.settle < 0:
+        parser.error("--slices must be positive, --settle not negative")
+    if args.driver_processes > 1:
+        args.slices = 1  # several driver processes measure one phase after the other
     if args.driver_processes > 1 and args.profile:
         parser.error("--profile records one driver process's window: use one")
     args.compression = None if args.compression == "none" else args.compression

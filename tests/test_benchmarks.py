@@ -76,6 +76,16 @@ def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
     assert figures["ws.echo_store.msgs_per_s"]["value"] > 0
 
 
+def test_action_path_benchmark_plays_every_scripted_action(clean_redis: str) -> None:
+    for store, options in (("memory", ()), ("redis", ("--redis-url", clean_redis))):
+        figures = run_benchmark("action_path.py", *options)
+        played = figures[f"action_path.DS.{store}.actions"]["value"]
+        assert played == 3 * 50  # three games, fifty actions each
+        # One answer per action, and per game a welcome, a subscribed and a snapshot.
+        assert figures[f"action_path.DS.{store}.frames"]["value"] == played + 3 * 3
+        assert figures[f"action_path.DS.{store}.cpu_us"]["value"] > 0
+
+
 @pytest.mark.slow
 def test_websocket_load_benchmark_drives_from_several_processes(clean_redis: str) -> None:
     figures = run_benchmark("ws_load.py", "--redis-url", clean_redis, "--driver-processes", "2")
@@ -111,6 +121,53 @@ def test_a_phase_split_over_driver_processes_pools_what_each_measured() -> None:
     assert (tally.window_start, tally.window_end) == (10.0, 20.0)
     # The servers and Redis once (the first process read them); every driver's CPU.
     assert usage == Usage(client=0.75, server=9.0, redis=1.0, commit_calls=3, commit_usec=30)
+
+
+def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
+    import asyncio
+    import os
+    import time
+    from dataclasses import dataclass
+
+    from benchmarks._ws_windows import Sliced, Workers, alternate
+
+    @dataclass
+    class ThisProcess:
+        port: int = 0
+        pid: int = os.getpid()
+
+    turns: list[tuple[str, float]] = []
+
+    def workers(name: str, phase: list[Sliced]) -> Workers:
+        async def worker() -> None:
+            tally = phase[0].tally
+            turns.append((name, tally.window_start - time.perf_counter()))
+            while time.perf_counter() < tally.window_end:
+                sent = time.perf_counter()
+                await asyncio.sleep(0.002)
+                tally.record(sent, time.perf_counter(), True)
+
+        return [worker()]
+
+    store: list[Sliced] = []
+    service: list[Sliced] = []
+    store.append(Sliced(ThisProcess(), lambda: workers("store", store)))
+    service.append(Sliced(ThisProcess(), lambda: workers("service", service)))
+    asyncio.run(alternate((store[0], service[0]), 3, 0.05, 0.01, 0.3))
+
+    # ABBA: each phase's turns alternate with the other's, so drift falls on both.
+    order = ["store", "service", "service", "store", "store", "service"]
+    assert [name for name, _ in turns] == order
+    # A phase's first slice warms up for --warmup, its later ones settle for --settle.
+    leads = {name: [round(lead, 2) for n, lead in turns if n == name] for name, _ in turns}
+    assert leads == {"store": [0.05, 0.01, 0.01], "service": [0.05, 0.01, 0.01]}
+    for phase in (store[0], service[0]):
+        assert phase.tally.measured == pytest.approx(0.3)
+        # Answers are counted only inside the slices: about one per 2 ms of them.
+        assert 50 <= phase.tally.done <= 160
+        assert phase.tally.rate == pytest.approx(phase.tally.done / 0.3)
+        # The CPU read at each slice's edges, summed (the driver's is this process's).
+        assert phase.usage.server is not None and phase.usage.client > 0
 
 
 def test_websocket_load_refuses_more_driver_processes_than_connections() -> None:
