@@ -4,13 +4,14 @@
 Usage: ``python benchmarks/action_path.py [--games 10] [--actions 400] [--redis-url URL]
 [--instructions]``
 
-Each game gets what a WebSocket connection gets (``Outbox``, ``Pump``, ``Commands``), on
-a stand-in socket that only counts the frames sent to it: hello, subscribe, then the
-game's script of random legal actions and undos, drawn beforehand from a fixed seed on
-fixed deals, one frame at a time through ``Commands.handle`` with every game playing at
-once. So the figure holds everything an action costs the service above the socket
-(validation, the engine, the view, the patch, serialization, the store, the pump, the
-metrics) and nothing of uvicorn, the network or a load driver. The store is the
+Each game gets what a WebSocket connection gets (``Outbox``, ``Pump``, ``Commands``, the
+``FrameGate``), on a stand-in socket that only counts the frames sent to it: hello,
+subscribe, then the game's script of random legal actions and undos, drawn beforehand
+from a fixed seed on fixed deals, one frame at a time through the gate, every game
+playing at once. So the figure holds everything an action costs the service above the
+socket (the rate limit, validation, the engine, the view, the patch, serialization, the
+store, the pump, the metrics) and nothing of uvicorn, Starlette's WebSocket, the network
+or a load driver. The store is the
 in-memory one unless ``--redis-url`` is given (its database is flushed before and after).
 
 On a shared machine CPU time per action moves by 10 to 30 % from run to run.
@@ -73,7 +74,7 @@ async def play(games: int, actions: int, store_url: str) -> tuple[int, float, in
     from service.config import Settings
     from service.server import tune_garbage_collector
     from service.ws_commands import Commands
-    from service.ws_frames import Outbox
+    from service.ws_frames import FrameGate, Outbox
     from service.ws_pump import Pump
 
     settings = Settings(
@@ -86,7 +87,7 @@ async def play(games: int, actions: int, store_url: str) -> tuple[int, float, in
     rng = random.Random(SEED)
     async with app.router.lifespan_context(app):
         state = app.state
-        players: list[tuple[Commands, list[bytes], CountingSocket]] = []
+        players: list[tuple[FrameGate, Commands, list[bytes], CountingSocket]] = []
         for _ in range(games):
             code = engine.GameCode(
                 engine.GameKind.DOUBLE, 1, engine.Scoring.NORMAL, rng.randrange(10**9)
@@ -97,6 +98,9 @@ async def play(games: int, actions: int, store_url: str) -> tuple[int, float, in
             pump = Pump(outbox, state.games, state.races, settings)
             pump.start()
             commands = Commands(outbox, pump, settings)
+            # Every frame passes the gate (rate, flood guard, size) as it does in
+            # ``ws.Connection``.
+            gate = FrameGate(outbox, settings, commands.handle)
             game_id = created["game_id"]
             hello = {"type": "hello", "protocol": 1, "changes_in_results": True}
             await commands.handle(orjson.dumps(hello))
@@ -116,21 +120,21 @@ async def play(games: int, actions: int, store_url: str) -> tuple[int, float, in
                 undo = message["type"] == "undo"
                 local.play(engine.Undo() if undo else engine.parse_action(message["action"]))
                 script.append(orjson.dumps(message))
-            players.append((commands, script, socket))
+            players.append((gate, commands, script, socket))
         tune_garbage_collector()
 
-        async def drive(commands: Commands, script: list[bytes]) -> None:
+        async def drive(gate: FrameGate, script: list[bytes]) -> None:
             for frame in script:
-                await commands.handle(frame)
+                await gate.admit(frame)
 
         before = resource.getrusage(resource.RUSAGE_SELF)
-        await asyncio.gather(*(drive(commands, script) for commands, script, _ in players))
+        await asyncio.gather(*(drive(gate, script) for gate, _, script, _ in players))
         after = resource.getrusage(resource.RUSAGE_SELF)
-        for commands, _, _ in players:
+        for _, commands, _, _ in players:
             await commands.pump.stop()
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    played = sum(len(script) for _, script, _ in players)
-    frames = sum(socket.frames for _, _, socket in players)
+    played = sum(len(script) for _, _, script, _ in players)
+    frames = sum(socket.frames for _, _, _, socket in players)
     return played, cpu, frames
 
 
