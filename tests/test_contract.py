@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -151,18 +152,23 @@ def test_asyncapi_names_every_error_code_the_websocket_sends() -> None:
 # --------------------------------------------------------------------------- examples
 
 
-def player_entries(node: Any) -> list[dict[str, Any]]:
-    """Every race player or ranking entry (anything with ``score_display``) in a document."""
+def found_in(node: Any, wanted: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """Every object of a document, at any depth, that is ``wanted``."""
     found = []
     if isinstance(node, dict):
-        if "score_display" in node and "player_id" in node:
+        if wanted(node):
             found.append(node)
         for value in node.values():
-            found.extend(player_entries(value))
+            found.extend(found_in(value, wanted))
     elif isinstance(node, list):
         for value in node:
-            found.extend(player_entries(value))
+            found.extend(found_in(value, wanted))
     return found
+
+
+def player_entries(node: Any) -> list[dict[str, Any]]:
+    """Every race player or ranking entry (anything with ``score_display``) in a document."""
+    return found_in(node, lambda entry: "score_display" in entry and "player_id" in entry)
 
 
 def json_blocks(path: Path) -> list[Any]:
@@ -176,10 +182,14 @@ def json_blocks(path: Path) -> list[Any]:
     return blocks
 
 
+def documents() -> list[tuple[str, Any]]:
+    """The valid examples and the whole JSON documents of docs/protocol.md, named."""
+    named = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
+    return named + [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
+
+
 def race_documents() -> list[tuple[str, Any]]:
-    documents = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
-    documents += [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
-    return [(name, doc) for name, doc in documents if player_entries(doc)]
+    return [(name, doc) for name, doc in documents() if player_entries(doc)]
 
 
 def scoring_of(document: Any) -> engine.Scoring:
@@ -203,24 +213,13 @@ def test_race_examples_exist() -> None:
     assert len(race_documents()) >= 10
 
 
-def patches(node: Any) -> list[list[dict[str, Any]]]:
-    """Every change's ``patch`` in a document."""
-    found = []
-    if isinstance(node, dict):
-        if isinstance(node.get("patch"), list) and "version" in node:
-            found.append(node["patch"])
-        for value in node.values():
-            found.extend(patches(value))
-    elif isinstance(node, list):
-        for value in node:
-            found.extend(patches(value))
-    return found
-
-
 def documented_patches() -> list[tuple[str, list[dict[str, Any]]]]:
-    documents = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
-    documents += [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
-    return [(name, patch) for name, doc in documents for patch in patches(doc)]
+    """Every change's ``patch`` in the examples and docs/protocol.md."""
+    return [
+        (name, change["patch"])
+        for name, doc in documents()
+        for change in found_in(doc, lambda node: isinstance(node.get("patch"), list))
+    ]
 
 
 def pile_of(op: dict[str, Any]) -> str:
