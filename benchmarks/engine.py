@@ -138,7 +138,7 @@ def time_action_path(games: list[Recorded], repeats: int) -> tuple[float, int]:
             for version, action in enumerate(recorded.actions, start=1):
                 outcome = play(action)
                 after = view()
-                build_change("g", version, outcome, before, after, game)
+                build_change("g", version, outcome, before, after)
                 serialize()
                 before = after
         best = min(best, time.process_time() - start)

@@ -41,8 +41,8 @@ def build_change(
     outcome: engine.Outcome,
     before: dict[str, Any],
     after: dict[str, Any],
-    game: engine.Klondike,
 ) -> dict[str, Any]:
+    """The change message of ``outcome``, between public views ``before`` and ``after``."""
     return {
         "type": "change",
         "game_id": game_id,
@@ -53,8 +53,8 @@ def build_change(
         "patch": public_patch(before, after),
         "score": {
             "delta": outcome.score_delta,
-            "total": game.score,
-            "display": game.score_display,
+            "total": after["score"],
+            "display": after["score_display"],
         },
     }
 
@@ -242,7 +242,7 @@ class GameReads:
         for offset, text in enumerate(history.actions[skip:], start=since + 1):
             outcome = game.play(engine.parse_action(text))
             after = game.public_view()
-            changes.append(build_change(game_id, offset, outcome, before, after, game))
+            changes.append(build_change(game_id, offset, outcome, before, after))
             before = after
         last = since + len(changes)
         page: dict[str, Any] = {

@@ -290,7 +290,7 @@ class Games(GameReads):
                 raise
             version = live.version + 1
             after = game.public_view()
-            change = build_change(game_id, version, outcome, before, after, game)
+            change = build_change(game_id, version, outcome, before, after)
             change_json = orjson.dumps(change)
             try:
                 result = await self.store.commit(

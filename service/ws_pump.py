@@ -163,6 +163,8 @@ class Pump:
 
     def _release(self, held: Held) -> None:
         self._held_game = None
+        if not self._held:
+            return
         waiting, self._held = self._held, []
         for delivery in waiting:
             if delivery.payload is None or delivery.version != held.carried:
