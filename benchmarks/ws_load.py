@@ -252,8 +252,10 @@ async def store_and_service(
         worker = echo_worker(store_tally, secrets.token_urlsafe(16))
         store = Sliced(store_server, lambda: [worker(ws) for ws in sockets], store_tally)
         service = Sliced(server, lambda: service_workers(service_tally, sessions), service_tally)
-        # The profiler samples the service only while it runs: the whole alternation.
-        seconds = 2 * service_seconds(args.warmup, args.settle, args.duration, args.slices)
+        # The profiler samples the service only while it runs: the whole alternation,
+        # with a second a slice for the driver's collections between slices.
+        span = 2 * service_seconds(args.warmup, args.settle, args.duration, args.slices)
+        seconds = span + args.slices
         spy = start_profile(args, server, seconds)
         try:
             await alternate(
