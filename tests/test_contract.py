@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
 EXAMPLES = SCHEMAS / "examples"
 PROTOCOL = ROOT / "docs" / "protocol.md"
+README = ROOT / "README.md"
 NOTATION = ROOT / "docs" / "notation.md"
 
 # Codes the WebSocket never sends: a rule's refusal is a `result` there, and the others
@@ -182,10 +183,26 @@ def json_blocks(path: Path) -> list[Any]:
     return blocks
 
 
+def json_lines(path: Path) -> list[Any]:
+    """The lines of a Markdown file that are JSON objects (a session's frames and bodies,
+    ``< `` or ``> `` marking their direction)."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.removeprefix("< ").removeprefix("> ")
+        if text.startswith("{"):
+            try:
+                found.append(json.loads(text))
+            except json.JSONDecodeError:
+                continue  # the first line of a block, not a one-line document
+    return found
+
+
 def documents() -> list[tuple[str, Any]]:
-    """The valid examples and the whole JSON documents of docs/protocol.md, named."""
+    """The valid examples, the whole JSON documents of docs/protocol.md and the JSON lines
+    of the README, named."""
     named = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
-    return named + [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
+    named += [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
+    return named + [(f"{README.name} line", line) for line in json_lines(README)]
 
 
 def race_documents() -> list[tuple[str, Any]]:
@@ -213,13 +230,35 @@ def test_race_examples_exist() -> None:
     assert len(race_documents()) >= 10
 
 
-def documented_patches() -> list[tuple[str, list[dict[str, Any]]]]:
-    """Every change's ``patch`` in the examples and docs/protocol.md."""
+def documented_changes() -> list[tuple[str, dict[str, Any]]]:
+    """Every change (anything with a ``patch``) in the documents."""
     return [
-        (name, change["patch"])
+        (name, change)
         for name, doc in documents()
         for change in found_in(doc, lambda node: isinstance(node.get("patch"), list))
     ]
+
+
+def pile_path(pile: str) -> str:
+    """The path of a pile in the public state: ``c3`` -> ``/columns/2/up``."""
+    if pile == "w":
+        return "/waste"
+    kind, index = pile[0], int(pile[1:]) - 1
+    return f"/columns/{index}/up" if kind == "c" else f"/foundations/{index}"
+
+
+def one_card_ops(change: dict[str, Any]) -> dict[str, str]:
+    """What a move of one card, with no card turned, does to its two piles."""
+    events = change.get("events", [])
+    moved = [event for event in events if event["type"] == "moved"]
+    others = [event for event in events if event["type"] not in ("moved", "won")]
+    if others or len(moved) != 1 or len(moved[0]["cards"]) != 1:
+        return {}
+    source, target = pile_path(moved[0]["from"]), pile_path(moved[0]["to"])
+    return {
+        source: "replace" if source.startswith("/foundations") else "remove",
+        target: "replace" if target.startswith("/foundations") else "add",
+    }
 
 
 def pile_of(op: dict[str, Any]) -> str:
@@ -230,23 +269,29 @@ def pile_of(op: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize(
-    ("name", "patch"), [pytest.param(*item, id=item[0]) for item in documented_patches()]
+    ("name", "change"), [pytest.param(*item, id=item[0]) for item in documented_changes()]
 )
 def test_documented_patches_have_the_shape_the_service_sends(
-    name: str, patch: list[dict[str, Any]]
+    name: str, change: dict[str, Any]
 ) -> None:
     """One operation per pile: an ``add`` or ``remove`` for one card, else a ``replace``
     of the pile (docs/protocol.md, "Applying changes"), as ``service.diff`` writes them."""
+    patch = change["patch"]
     piles = [pile_of(op) for op in patch]
     assert len(piles) == len(set(piles)), f"{name}: a pile changed by several operations"
     for op in patch:
         assert op["op"] in ("add", "remove", "replace"), name
         if op["op"] == "add":
             assert op["path"].endswith("/-"), f"{name}: cards are added at the top: {op}"
+    ops = {pile_of(op): op["op"] for op in patch}
+    for pile, expected in one_card_ops(change).items():
+        assert ops.get(pile) == expected, f"{name}: one card moved, {pile} wants {expected}"
 
 
 def test_documented_patches_exist() -> None:
-    assert len(documented_patches()) >= 8
+    names = {name for name, _ in documented_changes()}
+    assert len(documented_changes()) >= 10
+    assert f"{README.name} line" in names and f"{PROTOCOL.name} block" in names
 
 
 VOLATILE = re.compile(r"(^|_)(id|token|code|time|at)$|^host$")
