@@ -16,9 +16,9 @@ in-memory one unless ``--redis-url`` is given (its database is flushed before an
 
 On a shared machine CPU time per action moves by 10 to 30 % from run to run.
 ``--instructions`` counts instructions instead, which do not move: it runs this script
-under ``valgrind --tool=callgrind`` (Debian's ``valgrind``) once with no actions and once
-with the script, and divides the difference by the actions played. With the memory
-store the count repeats within 0.2 %; with Redis it also depends on how the commits
+under ``valgrind --tool=callgrind`` (Debian's ``valgrind``) once with the scripts drawn but
+not played and once played, and divides the difference by the actions played. With the memory
+store the count repeats within 0.1 %; with Redis it also depends on how the commits
 happened to batch.
 
 Output: a table, then one JSON line per figure.
@@ -43,8 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._client import random_move, run_driver
+from benchmarks._client import run_driver
 from benchmarks._report import Figure, report
+from benchmarks._ws_players import Player, write_script
 
 SEED = 20261202
 
@@ -65,8 +66,11 @@ class CountingSocket:
         return None
 
 
-async def play(games: int, actions: int, store_url: str) -> tuple[int, float, int]:
-    """Plays the scripts; the actions played, their CPU seconds, the frames sent."""
+async def play(
+    games: int, actions: int, store_url: str, drive_them: bool = True
+) -> tuple[int, float, int]:
+    """Plays the scripts (only draws them unless ``drive_them``); the actions played, their
+    CPU seconds, the frames sent."""
     import orjson
 
     from service import engine
@@ -111,15 +115,10 @@ async def play(games: int, actions: int, store_url: str) -> tuple[int, float, in
                 "token": created["player_token"],
             }
             await commands.handle(orjson.dumps(subscribe))
-            local = engine.new_game(code)
-            script = []
-            for _ in range(actions):
-                message = random_move(local, game_id, rng)
-                if message is None:
-                    break
-                undo = message["type"] == "undo"
-                local.play(engine.Undo() if undo else engine.parse_action(message["action"]))
-                script.append(orjson.dumps(message))
+            # The scripts of ws_load.py's players, drawn the same way.
+            player = Player(game_id, created["player_token"], str(code), None, rng)
+            write_script(player, actions)
+            script = [step.frame.encode() for step in player.script]
             players.append((gate, commands, script, socket))
         tune_garbage_collector()
 
@@ -127,6 +126,8 @@ async def play(games: int, actions: int, store_url: str) -> tuple[int, float, in
             for frame in script:
                 await gate.admit(frame)
 
+        if not drive_them:
+            players = [(gate, commands, [], socket) for gate, commands, _, socket in players]
         before = resource.getrusage(resource.RUSAGE_SELF)
         await asyncio.gather(*(drive(gate, script) for gate, _, script, _ in players))
         after = resource.getrusage(resource.RUSAGE_SELF)
@@ -143,11 +144,11 @@ def instructions(args: argparse.Namespace) -> tuple[int, int]:
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
 
-    def collected(actions: int) -> tuple[int, str]:
+    def collected(*options: str) -> tuple[int, str]:
         command = [
             *("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"),
             *(sys.executable, __file__, "--games", str(args.games)),
-            *("--actions", str(actions), "--store-url", args.store_url),
+            *("--actions", str(args.actions), "--store-url", args.store_url, *options),
         ]
         # A fixed hash seed: dict and set layouts, and so the instructions, repeat.
         env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -157,8 +158,10 @@ def instructions(args: argparse.Namespace) -> tuple[int, int]:
             raise SystemExit(f"no instruction count from valgrind: {done.stderr[-500:]}")
         return int(match.group(1)), done.stdout
 
-    setup, _ = collected(0)
-    total, shown = collected(args.actions)
+    # The same run with its scripts drawn but not played: what the difference leaves is
+    # the service's part alone.
+    setup, _ = collected("--draw-only")
+    total, shown = collected()
     played = re.search(r'"metric": "action_path[.][^"]*[.]actions", "value": (\d+)', shown)
     if played is None:
         raise SystemExit(f"the run under valgrind played nothing: {shown[-500:]}")
@@ -186,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         help="a Redis database to play on (flushed before and after); default: memory",
     )
     parser.add_argument("--store-url", dest="store_url", help=argparse.SUPPRESS)
+    parser.add_argument("--draw-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions under valgrind"
     )
@@ -200,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     flush(args.store_url)
     try:
         started = time.perf_counter()
-        played, cpu, frames = run_driver(play(args.games, args.actions, args.store_url))
+        played, cpu, frames = run_driver(
+            play(args.games, args.actions, args.store_url, not args.draw_only)
+        )
         elapsed = time.perf_counter() - started
         if played:
             figures += [
