@@ -91,6 +91,10 @@ def random_move(
     }
 
 
+# The stretch of time ``Tally.tail_bursts`` counts in: a few service round trips long.
+TAIL_BURST_SECONDS = 0.010
+
+
 @dataclass
 class Tally:
     """What the connections of one run saw inside the measured window."""
@@ -104,12 +108,14 @@ class Tally:
     # Seconds measured in the slices already done (``_ws_windows.alternate``); 0 for one
     # window.
     measured: float = 0.0
+    ended: list[float] = field(default_factory=list)  # when each of ``latencies`` ended
 
     def record(self, sent: float, received: float, ok: bool) -> None:
         if self.window_start <= received < self.window_end:
             if ok:
                 self.done += 1
                 self.latencies.append(received - sent)
+                self.ended.append(received)
             else:
                 self.refused += 1
 
@@ -119,3 +125,22 @@ class Tally:
 
     def percentile_ms(self, q: float) -> float:
         return percentile_ms(self.latencies, q)
+
+    def tail_ends(self, q: float) -> list[float]:
+        """When the round trips at or above the ``q``th percentile ended."""
+        if not self.latencies:
+            return []
+        threshold = percentile_ms(self.latencies, q) / 1000
+        ended = zip(self.latencies, self.ended, strict=True)
+        return [end for latency, end in ended if latency >= threshold]
+
+
+def bursts(ends: list[float], width: float = TAIL_BURST_SECONDS) -> int:
+    """In how many stretches of ``width`` seconds the moments ``ends`` fall.
+
+    Of a tail's round trips (``Tally.tail_ends``): stalls that hold every connection at
+    once (the process or the machine busy elsewhere) end in few stretches, about one per
+    connection's worth of slow round trips; slow actions of their own end in about as
+    many stretches as there are of them. The two call for different remedies.
+    """
+    return len({int(end // width) for end in ends})

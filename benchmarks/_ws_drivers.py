@@ -55,6 +55,7 @@ def pool(shares: list[Share]) -> tuple[Tally, Usage]:
     tally = Tally(first.tally.window_start, first.tally.window_end)
     for share in shares:
         tally.latencies += share.tally.latencies
+        tally.ended += share.tally.ended
         tally.done += share.tally.done
         tally.refused += share.tally.refused
         tally.counts.update(share.tally.counts)

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks._client import Tally
+from benchmarks._client import TAIL_BURST_SECONDS, Tally, bursts
 from benchmarks._processes import Listening, cpu_seconds
 from benchmarks._report import Figure
 
@@ -109,11 +109,22 @@ def at_most(metric: str, value: float, unit: str, label: str, ceiling: float) ->
 
 
 def spread(prefix: str, tally: Tally, label: str) -> list[Figure | None]:
-    """How widely the round trips spread around the median (p10, p90, p99.9): a p99 made
-    of a wide spread and one made of rare stalls call for different remedies."""
+    """How widely the round trips spread around the median (p10, p90, p99.9), and in how
+    many short stretches the slowest 1 % ended: a p99 made of a wide spread and one made
+    of rare stalls call for different remedies."""
+    tail = tally.tail_ends(99)
     return [
-        figure(f"{prefix}.{name}_ms", tally.percentile_ms(q), "ms", f"{label}: {name}")
-        for name, q in (("p10", 10), ("p90", 90), ("p999", 99.9))
+        *(
+            figure(f"{prefix}.{name}_ms", tally.percentile_ms(q), "ms", f"{label}: {name}")
+            for name, q in (("p10", 10), ("p90", 90), ("p999", 99.9))
+        ),
+        figure(
+            f"{prefix}.p99_bursts",
+            bursts(tail),
+            "count",
+            f"{label}: {TAIL_BURST_SECONDS * 1000:g} ms stretches in which its {len(tail):,} "
+            "round trips >= p99 ended",
+        ),
     ]
 
 

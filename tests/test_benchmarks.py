@@ -68,8 +68,11 @@ def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
         "ws.echo_store.msgs_per_s",
         "ws.ratio_vs_echo_store",
         "ws.service.p99_vs_echo_store",
+        "ws.service.p99_bursts",
+        "ws.echo_store.p99_bursts",
     ):
         assert metric in figures, metric
+    assert figures["ws.service.p99_bursts"]["value"] >= 1
     assert figures["ws.service.state_mismatches"]["value"] == 0
     assert figures["ws.service.changes_out_of_order"]["value"] == 0
     assert figures["ws.service.change_frames_missing"]["value"] == 0
@@ -106,9 +109,9 @@ def test_a_phase_split_over_driver_processes_pools_what_each_measured() -> None:
     assert split(50, 2) == [25, 25]
     assert split(5, 2) == [3, 2]
     assert sum(split(7, 3)) == 7 and max(split(7, 3)) - min(split(7, 3)) <= 1
-    first = Tally(10.0, 20.0, [0.001, 0.002], done=2, refused=1)
+    first = Tally(10.0, 20.0, [0.001, 0.002], done=2, refused=1, ended=[11.0, 12.0])
     first.counts["actions"] = 2
-    second = Tally(10.01, 20.01, [0.003], done=1)
+    second = Tally(10.01, 20.01, [0.003], done=1, ended=[13.0])
     second.counts["actions"] = 1
     tally, usage = pool(
         [
@@ -117,10 +120,41 @@ def test_a_phase_split_over_driver_processes_pools_what_each_measured() -> None:
         ]
     )
     assert sorted(tally.latencies) == [0.001, 0.002, 0.003]
+    assert sorted(tally.ended) == sorted(first.ended + second.ended)
     assert (tally.done, tally.refused, tally.counts["actions"]) == (3, 1, 3)
     assert (tally.window_start, tally.window_end) == (10.0, 20.0)
     # The servers and Redis once (the first process read them); every driver's CPU.
     assert usage == Usage(client=0.75, server=9.0, redis=1.0, commit_calls=3, commit_usec=30)
+
+
+def test_a_tail_of_stalls_ends_in_few_bursts_and_one_of_slow_actions_in_many() -> None:
+    from benchmarks._client import TAIL_BURST_SECONDS, Tally, bursts
+
+    def tally_of(slow_at: list[float]) -> Tally:
+        """980 round trips of 1 ms, one every 5 ms, and 20 of 9 ms ending at ``slow_at``:
+        the slowest 1 % are slow ones."""
+        tally = Tally(0.0, 100.0)
+        for i in range(980):
+            tally.record(i * 0.005, i * 0.005 + 0.001, True)
+        for end in slow_at:
+            tally.record(end - 0.009, end, True)
+        return tally
+
+    # A stall holds twenty connections at once: their round trips end together.
+    stall_ends = [50.003 + i * 0.0001 for i in range(20)]
+    stall = tally_of(stall_ends)
+    assert 10 <= len(stall.tail_ends(99)) <= 20
+    assert set(stall.tail_ends(99)) <= set(stall_ends)
+    assert bursts(stall.tail_ends(99)) == 1
+    # Twenty actions slow on their own, a second apart.
+    scattered = tally_of([10.0 + i for i in range(20)])
+    assert bursts(scattered.tail_ends(99)) == len(scattered.tail_ends(99)) >= 10
+    # Stretches of TAIL_BURST_SECONDS, one after another from 0: two ends inside one
+    # share it.
+    start = 100.3 * TAIL_BURST_SECONDS
+    assert bursts([start, start + TAIL_BURST_SECONDS / 4]) == 1
+    assert bursts([start, start + TAIL_BURST_SECONDS * 2]) == 2
+    assert Tally().tail_ends(99) == [] and bursts([]) == 0
 
 
 def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
