@@ -14,7 +14,7 @@ from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import DataError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.config import Settings
@@ -25,7 +25,7 @@ from service.store import (
     hash_token,
 )
 from service.store.redis import RedisStore
-from service.store.redis_batches import PackedInC, Pipelined
+from service.store.redis_batches import WRITE_EVERY, PackedInC, Pipelined, _Written
 
 
 @pytest.fixture
@@ -45,15 +45,15 @@ def batcher(store: RedisStore) -> Pipelined:
 
 
 def record_batches(monkeypatch: pytest.MonkeyPatch, run: Pipelined) -> list[int]:
-    """The number of commands of every batch ``run`` sends from now on."""
+    """The number of commands of every batch ``run`` writes from now on."""
     sizes: list[int] = []
-    execute = run._execute
+    write = run._write
 
-    async def counted(commands: list[tuple[Any, ...]]) -> list[Any]:
-        sizes.append(len(commands))
-        return await execute(commands)
+    def counted(batch: _Written) -> None:
+        sizes.append(len(batch.commands))
+        write(batch)
 
-    monkeypatch.setattr(run, "_execute", counted)
+    monkeypatch.setattr(run, "_write", counted)
     return sizes
 
 
@@ -109,6 +109,72 @@ async def test_callers_batched_together_get_their_own_replies_in_order(
     await asyncio.gather(*(caller(n) for n in range(40)))
     # Every call was made before the sender ran: one batch of all their commands.
     assert sizes == [sum(1 + n % 3 for n in range(40))]
+
+
+async def test_a_turn_of_many_calls_is_written_every_write_every_calls_without_waiting(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the connection is up, a turn's calls go out every WRITE_EVERY of them, and
+    each write goes without waiting for the replies of those before it."""
+    db.mset({f"k{n}": f"v{n}" for n in range(40)})
+    run = batcher(store)
+    assert await run(("PING",)) == [True]
+    sizes = record_batches(monkeypatch, run)
+    calls = [asyncio.ensure_future(run(("GET", f"k{n}"))) for n in range(2 * WRITE_EVERY + 8)]
+    await asyncio.sleep(0)  # every call made, in one turn
+    # Two writes made in that turn already, neither answered; the rest at its end.
+    assert sizes == [WRITE_EVERY, WRITE_EVERY]
+    assert len(run._written) == 2
+    replies = await asyncio.gather(*calls)
+    assert sizes == [WRITE_EVERY, WRITE_EVERY, 8]
+    assert replies == [[f"v{n}".encode()] for n in range(2 * WRITE_EVERY + 8)]
+
+
+async def test_batches_on_their_way_when_the_connection_is_lost_are_all_sent_again(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three batches written, none answered, and the connection killed: each is written
+    again, in order, on the connection made anew, and every caller gets its own replies."""
+    for game_id in ("g1", "g2"):
+        await create_game(store, game_id)
+    db.set("a", "1")
+    run = batcher(store)
+    await run(("PING",))
+    monkeypatch.setattr(run, "_write_every", 1)
+    sizes = record_batches(monkeypatch, run)
+    slow = asyncio.ensure_future(run(("BLPOP", "empty", 0.3)))
+    first = asyncio.ensure_future(run(await commit_command(store, "g1", "r1")))
+    second = asyncio.ensure_future(run(("GET", "a"), await commit_command(store, "g2", "r1")))
+    await asyncio.sleep(0.05)
+    assert sizes == [1, 1, 2] and len(run._written) == 3
+    assert kill_normal_clients(db) >= 1
+    assert await slow == [None]
+    # A commit written twice may have run on the first try: its request id tells.
+    assert (await first)[0] in ([b"applied", 1], [b"duplicate", 1])
+    got = await second
+    assert got[0] == b"1" and got[1] in ([b"applied", 1], [b"duplicate", 1])
+    # Written again as they were (then the two commits once more if they met NOSCRIPT:
+    # the scripts load at a store's first commit).
+    assert sizes[3:6] == [1, 1, 2]
+    for game_id in ("g1", "g2"):
+        assert await store.actions(game_id) == ["d"]
+
+
+async def test_a_value_redis_cannot_take_fails_its_batch_before_sending(
+    store: RedisStore, db: redis.Redis
+) -> None:
+    db.set("a", "1")
+    run = batcher(store)
+    assert await run(("PING",)) == [True]
+    # Written at the end of the turn, as one batch: the bad value fails all of it.
+    refused: list[Any] | BaseException
+    other: list[Any] | BaseException
+    refused, other = await asyncio.gather(
+        run(("SET", "b", object())), run(("SET", "c", "3")), return_exceptions=True
+    )
+    assert isinstance(refused, DataError) and isinstance(other, DataError)
+    assert db.exists("b", "c") == 0
+    assert await run(("GET", "a")) == [b"1"]
 
 
 async def test_an_error_reply_goes_to_its_caller_only(
@@ -303,7 +369,7 @@ async def test_a_batch_cancelled_mid_read_leaves_no_unread_replies_in_the_pool(
     run = batcher(store)
     waiting = asyncio.create_task(run(("BLPOP", "empty", 0.5), ("GET", "a")))
     await asyncio.sleep(0.1)
-    sender = run._sender
+    sender = run._sender  # it reads the replies
     assert sender is not None and not sender.done()
     sender.cancel()
     with pytest.raises(asyncio.CancelledError):
