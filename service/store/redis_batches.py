@@ -144,6 +144,8 @@ class Pipelined:
                 replies = await self._connection.retry.call_with_retry(
                     self._next_replies, _already_closed
                 )
+                if replies is None:  # what was queued could not be sent (refused values)
+                    continue
             except Exception as exc:
                 # The first batch on its way fails (or, when nothing could be written,
                 # what is queued); the others go on the next try, with retries of their own.
@@ -166,9 +168,10 @@ class Pipelined:
                 raise
             await self._answer(self._written.popleft(), replies)
 
-    async def _next_replies(self) -> list[Any]:
-        """The replies of the first batch on its way; first, when the connection is not
-        fit, it is made so and everything on its way is written to it again, in order."""
+    async def _next_replies(self) -> list[Any] | None:
+        """The replies of the first batch on its way (None when there is none); first,
+        when the connection is not fit, it is made so and everything on its way is
+        written to it again, in order."""
         connection = self._connection
         assert connection is not None
         if not self._writable:
@@ -185,6 +188,8 @@ class Pipelined:
             for batch in again:
                 self._write(batch)
         self._write_queue()
+        if not self._written:
+            return None
         batch = self._written[0]
         parser = cast(AsyncBaseParser, connection._parser)
         replies: list[Any] = []
