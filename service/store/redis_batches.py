@@ -25,7 +25,7 @@ Call = tuple[tuple[tuple[Any, ...], ...], "asyncio.Future[list[Any]]"]
 # end, and the next batch only once the last one's replies were in, Redis sat idle while
 # the turn lasted and the service while Redis ran them, and every game waited for both
 # (docs/benchmarks.md: the p99 over echo + store's, median of five runs, 1.52 that way
-# and 1.24 with writes of 16, for 2-3 % more CPU per action; writes of one call each
+# and 1.24 with writes of 16, for 2-4 % more CPU per action; writes of one call each
 # cost a quarter more).
 WRITE_EVERY = 16
 
