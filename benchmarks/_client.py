@@ -91,7 +91,7 @@ def random_move(
     }
 
 
-# The stretch of time ``Tally.tail_bursts`` counts in: a few service round trips long.
+# The stretch of time ``bursts`` counts in: a few service round trips long.
 TAIL_BURST_SECONDS = 0.010
 
 

@@ -171,7 +171,12 @@ class Pipelined:
     async def _next_replies(self) -> list[Any] | None:
         """The replies of the first batch on its way (None when there is none); first,
         when the connection is not fit, it is made so and everything on its way is
-        written to it again, in order."""
+        written to it again, in order.
+
+        redis-py's ``Pipeline`` would do the reading with far more machinery per batch (a
+        timeout per reply read, its stack and reset, WATCH bookkeeping), and a batch is
+        most often one EVALSHA: that path was about 10 % of the service's CPU per action.
+        """
         connection = self._connection
         assert connection is not None
         if not self._writable:
@@ -231,10 +236,7 @@ class Pipelined:
                 await self._redis.script_load(script)
             again = _Written([], [batch.commands[i] for i in missing])
             again.then, again.slots, batch.replies = batch, missing, replies
-            if self._writable:
-                self._write(again)
-            else:  # lost while the scripts loaded: written again once it is back
-                self._written.append(again)
+            self._write(again)  # or, if lost while the scripts loaded, once it is back
             return
         while batch.then is not None:
             whole = batch.then
@@ -278,7 +280,7 @@ def _redis_error(error: BaseException) -> BaseException:
 
 
 async def _already_closed(error: Exception) -> None:
-    """The retry's clean-up: ``_round_trip`` disconnected before raising."""
+    """The retry's clean-up: ``_next_replies`` disconnected before raising."""
 
 
 class OneByOne:
