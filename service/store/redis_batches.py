@@ -328,5 +328,10 @@ class PackedInC(aioredis.Connection):
         )
         try:
             return [hiredis.pack_command(plain)]
-        except TypeError as exc:
-            raise DataError(f"cannot send {args[1:]!r} to Redis: {exc}") from None
+        except TypeError:
+            # Named by type only: the values may be a game's state, hidden cards and all,
+            # and this error reaches the log.
+            kinds = sorted({type(a).__name__ for a in plain[1:]})
+            raise DataError(
+                f"cannot send {args[0]} with {', '.join(kinds)} values to Redis"
+            ) from None

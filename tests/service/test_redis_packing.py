@@ -32,8 +32,11 @@ def test_the_bytes_are_redis_pys(command: tuple[Any, ...]) -> None:
 
 @pytest.mark.parametrize("value", [None, True, object()])
 def test_values_redis_cannot_take_are_refused_before_sending(value: object) -> None:
-    with pytest.raises(DataError):
-        PackedInC().pack_command("SET", "k", value)
+    with pytest.raises(DataError) as refused:
+        PackedInC().pack_command("SET", "k", "a secret state", value)
+    # The error reaches the log: it names the kinds of values, never the values.
+    assert "a secret state" not in str(refused.value)
+    assert type(value).__name__ in str(refused.value)
 
 
 async def test_the_store_uses_it_and_round_trips_through_redis(clean_redis: str) -> None:
