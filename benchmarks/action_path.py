@@ -77,9 +77,9 @@ async def play(
     from service.app import create_app
     from service.config import Settings
     from service.server import tune_garbage_collector
-    from service.ws_commands import Commands
-    from service.ws_frames import FrameGate, Outbox
-    from service.ws_pump import Pump
+    from service.ws.commands import Commands
+    from service.ws.frames import FrameGate, Outbox
+    from service.ws.pump import Pump
 
     settings = Settings(
         store_url=store_url,

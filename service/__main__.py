@@ -20,8 +20,8 @@ import uvicorn
 
 from .app import create_app
 from .config import Settings
-from .logs import log_config
 from .server import server_options, tune_garbage_collector
+from .support.logs import log_config
 
 
 def _config(settings: Settings) -> uvicorn.Config:

@@ -12,9 +12,9 @@ from typing import Any
 
 from . import engine
 from .analysis import Analysis
-from .daily import Daily
 from .errors import ServiceError
 from .games import Games
+from .players.daily import Daily
 from .protocol import ErrorCode, action_object
 from .store import StoreUnavailable
 

@@ -13,8 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from . import protocol, protocol_games, protocol_players, protocol_races, protocol_ws
+from . import protocol
 from .openapi import openapi_document
+from .protocol import games as protocol_games
+from .protocol import players as protocol_players
+from .protocol import races as protocol_races
+from .protocol import ws as protocol_ws
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 BASE_ID = "https://solitaire.invalid/schemas/"

@@ -16,8 +16,13 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame
 
 from .config import Settings
-from .connections import ConnectionGuard, connection_cap, guarded_http_protocol, open_files_limit
-from .metrics import CONNECTIONS
+from .guards.connections import (
+    ConnectionGuard,
+    connection_cap,
+    guarded_http_protocol,
+    open_files_limit,
+)
+from .support.metrics import CONNECTIONS
 
 if TYPE_CHECKING:
     from uvicorn._types import ASGISendEvent

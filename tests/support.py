@@ -278,7 +278,7 @@ def fill_winnable_pools(app: Any, per_mode: int = 3) -> None:
     solver had certified them (certifying is the solver's business, tested with it): the
     daily challenge takes its deals from there. Call it once the app has started."""
     from service.analysis import code_for
-    from service.daily import DAILY_MODES
+    from service.players.daily import DAILY_MODES
     from service.store.records import MemoryRecords
 
     records = app.state.games.store.records

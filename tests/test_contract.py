@@ -21,9 +21,10 @@ import yaml
 from jsonschema import Draft202012Validator
 from starlette.routing import Route
 
-from service import engine, protocol, protocol_races
-from service.app import ROUTES
+from service import engine, protocol
 from service.openapi import ERROR_STATUS, openapi_document
+from service.protocol import races as protocol_races
+from service.routes import ROUTES
 from tests.support import CheckedClient, auth, documented_error_codes, service_client
 from tests.test_docs import code_span, section, table_rows
 
@@ -275,7 +276,7 @@ def test_documented_patches_have_the_shape_the_service_sends(
     name: str, change: dict[str, Any]
 ) -> None:
     """One operation per pile: an ``add`` or ``remove`` for one card, else a ``replace``
-    of the pile (docs/protocol.md, "Applying changes"), as ``service.diff`` writes them."""
+    of the pile (docs/protocol.md, "Applying changes"), as ``service.games.diff`` writes them."""
     patch = change["patch"]
     piles = [pile_of(op) for op in patch]
     assert len(piles) == len(set(piles)), f"{name}: a pile changed by several operations"

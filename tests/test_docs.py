@@ -18,10 +18,10 @@ import pytest
 from starlette.routing import Route, WebSocketRoute
 
 from service import protocol
-from service.app import ROUTES
 from service.config import Settings
 from service.engine.game import DoubleSolitaire, SolitaireReflechi
 from service.engine.rules import REJECTION_MESSAGES
+from service.routes import ROUTES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -241,17 +241,24 @@ def tracked_entries(folder: Path) -> list[Path]:
 
 
 def layout_names() -> list[str]:
-    """What the README's layout table must name: every top-level folder, and every
-    module and package of the service."""
+    """What the README's layout table must name: every top-level folder, every package of
+    the service, and the modules at the service's top."""
     names = [f"{path.name}/" for path in tracked_entries(ROOT) if path.is_dir()]
-    service = ROOT / "service"
-    for folder in [service, *(p for p in tracked_entries(service) if p.is_dir())]:
-        for path in tracked_entries(folder):
-            if path.is_dir():
-                names.append(f"service/{path.name}/")
-            elif path.suffix == ".py" and path.name != "__init__.py":
-                names.append(path.name)
+    for path in tracked_entries(ROOT / "service"):
+        if path.is_dir() and (path / "__init__.py").exists():
+            names.append(f"service/{path.name}/")
+        elif path.suffix == ".py" and path.name != "__init__.py":
+            names.append(path.name)
     return names
+
+
+def layout_rows() -> list[tuple[list[str], str]]:
+    """The table's rows: the paths of the first cell, and the description."""
+    rows = []
+    for line in section(README, "layout").splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows.append((re.findall(r"`([^`]+)`", cells[0]), " | ".join(cells[1:])))
+    return rows
 
 
 @pytest.mark.parametrize("name", layout_names())
@@ -262,4 +269,39 @@ def test_readme_layout_names_every_module_and_folder(name: str) -> None:
 
 def test_layout_walk_finds_the_known_places() -> None:
     names = layout_names()
-    assert {"service/", "tests/", "docs/", "service/engine/", "diff.py", "openapi.py"} <= set(names)
+    assert {"service/", "tests/", "docs/", "service/engine/", "service/ws/", "app.py"} <= set(names)
+
+
+def test_every_path_the_layout_table_names_exists() -> None:
+    """A row's paths exist, and so does every module its description names in its
+    folder (a renamed module cannot leave the table behind)."""
+    rows = layout_rows()
+    assert len(rows) > 10
+    for paths, description in rows:
+        for path in paths:
+            assert (ROOT / path).exists(), f"README 'Where things are' names {path}"
+        folder = ROOT / paths[0]
+        if paths[0].startswith("service") and folder.is_dir():
+            for module in re.findall(r"`([a-z_]+\.py)`", description):
+                assert (folder / module).exists(), f"{paths[0]} has no {module}"
+
+
+DOCUMENTS = [
+    README,
+    ROOT / "CONTRIBUTING.md",
+    ROOT / "CHANGELOG.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "schemas" / "examples" / "README.md",
+    ROOT / "clients" / "python" / "README.md",
+]
+PROJECT_PATH = re.compile(r"`((?:service|tests|benchmarks|schemas|docs|clients|scripts)/[\w./-]*)")
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_project_path_a_document_names_exists(document: Path) -> None:
+    missing = [
+        match.group(1)
+        for match in PROJECT_PATH.finditer(text(document))
+        if not (ROOT / match.group(1)).exists()
+    ]
+    assert not missing, f"{document.name} names paths that do not exist: {missing}"

@@ -21,7 +21,11 @@ from jsonschema import Draft202012Validator
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from referencing import Registry, Resource
 
-from service import protocol, protocol_games, protocol_players, protocol_races, protocol_ws
+from service import protocol
+from service.protocol import games as protocol_games
+from service.protocol import players as protocol_players
+from service.protocol import races as protocol_races
+from service.protocol import ws as protocol_ws
 from service.schemas import generate, render
 from tests import support
 

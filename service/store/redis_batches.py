@@ -16,7 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from ..tasks import cancel_and_wait
+from ..support.tasks import cancel_and_wait
 
 Call = tuple[tuple[tuple[Any, ...], ...], "asyncio.Future[list[Any]]"]
 

@@ -16,7 +16,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from ..tasks import cancel_and_wait
+from ..support.tasks import cancel_and_wait
 from . import Delivery
 from .redis_layout import channel, game_of_channel
 

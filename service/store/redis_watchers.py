@@ -13,8 +13,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from ..ids import new_id
-from ..locks import KeyedLocks
+from ..support.ids import new_id
+from ..support.locks import KeyedLocks
 from . import race_topic
 from .redis_batches import OneByOne, Pipelined
 from .redis_layout import watchers_key

@@ -21,7 +21,7 @@ from solitaire_client import (
 from solitaire_client.connection import AnyServerMessage
 
 from service.protocol import Change
-from service.protocol_ws import ResultMessage
+from service.protocol.ws import ResultMessage
 from tests.support import free_port
 
 from .helpers import WINNING_CODE, WINNING_LINE, illegal_column_move

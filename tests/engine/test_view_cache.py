@@ -19,7 +19,6 @@ import jsonpatch
 import pytest
 from engine_support import MODES, expected_public_view, random_action
 
-from service.diff import public_patch
 from service.engine import (
     Draw,
     GameCode,
@@ -36,6 +35,7 @@ from service.engine import (
     new_game,
 )
 from service.engine.cards import RANK_CHARS, cards_text
+from service.games.diff import public_patch
 
 
 def reference_position_text(game: Klondike) -> str:

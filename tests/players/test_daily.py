@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from service import engine
-from service.results import Ending
+from service.players.careers import Ending
 from tests.players.conftest import NOON, FakeClock, new_player
 from tests.support import CheckedClient, auth
 

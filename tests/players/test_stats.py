@@ -9,7 +9,7 @@ from typing import Any
 
 from service.app import create_app
 from service.config import Settings
-from service.results import Ending
+from service.players.careers import Ending
 from tests.players.conftest import FakeClock, new_player, players_client
 from tests.service.helpers import winnable_reflechi
 from tests.support import CheckedClient, auth

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.race_results import finish_if_done, public_view, race_result, rank_players, status
+from service.races.results import finish_if_done, public_view, race_result, rank_players, status
 
 
 def _player(player_id: str, state: str = "playing", **extra: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import pytest
 from service import engine
 from service.app import create_app
 from service.config import Settings
-from service.race_lobby import JOIN_ALPHABET
+from service.races.lobby import JOIN_ALPHABET
 from tests.races.race_support import (
     create_race,
     is_race,

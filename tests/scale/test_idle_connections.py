@@ -251,7 +251,7 @@ async def test_at_the_cap_in_all_new_connections_are_refused_and_live_games_go_o
 
 def test_the_default_cap_leaves_descriptors_for_redis_and_the_process() -> None:
     from service.config import Settings
-    from service.connections import SPARE_DESCRIPTORS, connection_cap
+    from service.guards.connections import SPARE_DESCRIPTORS, connection_cap
 
     settings = Settings(redis_max_connections=256)
     assert connection_cap(settings, 1024) == 1024 - 256 - SPARE_DESCRIPTORS

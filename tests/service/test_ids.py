@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.ids import new_id
+from service.support.ids import new_id
 from tests.races.race_support import create_race, join_race
 from tests.support import CheckedClient, auth, new_game
 

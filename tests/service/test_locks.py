@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from service.locks import KeyedLocks
+from service.support.locks import KeyedLocks
 
 
 async def test_one_holder_per_key_and_no_entry_left() -> None:

@@ -19,7 +19,7 @@ from tests.support import free_port
 
 SCRIPT = """
 import logging, logging.config
-from service.logs import log_config
+from service.support.logs import log_config
 
 logging.config.dictConfig(log_config("info"))
 logging.getLogger("service.games").info("store unavailable: %s", "a \\"quoted\\" reason")

@@ -9,7 +9,7 @@ import pytest
 
 from service.config import Settings
 from service.store import Delivery
-from service.ws_pump import Pump
+from service.ws.pump import Pump
 
 
 def new_pump() -> Pump:

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from service.config import Settings
 from service.store import Delivery, race_topic
-from service.ws_pump import Pump
+from service.ws.pump import Pump
 
 
 class Outbox:

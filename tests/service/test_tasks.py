@@ -11,8 +11,8 @@ from typing import Any, cast
 
 from service.config import Settings
 from service.store import Delivery
-from service.tasks import cancel_and_wait
-from service.ws_pump import Pump, Subscription
+from service.support.tasks import cancel_and_wait
+from service.ws.pump import Pump, Subscription
 
 
 async def _swallows_one_cancellation(started: asyncio.Event) -> None:

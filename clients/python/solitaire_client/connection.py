@@ -22,7 +22,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from service.protocol_ws import ErrorMessage, PingMessage
+from service.protocol.ws import ErrorMessage, PingMessage
 
 from .errors import ProtocolError, ServiceUnavailable, SessionClosed, error_from_message
 from .link import Link, PendingRequest

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.protocol import ErrorCode, Problem, Rejection
-from service.protocol_ws import ErrorMessage
+from service.protocol.ws import ErrorMessage
 
 
 class ProtocolError(Exception):

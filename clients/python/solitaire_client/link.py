@@ -21,7 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from service.protocol import PROTOCOL_VERSION, ErrorCode
-from service.protocol_ws import ErrorMessage, WelcomeMessage
+from service.protocol.ws import ErrorMessage, WelcomeMessage
 
 from .errors import ProtocolError, ServiceUnavailable, SessionClosed
 from .messages import SERVER_MESSAGE, AnyServerMessage, Subscription

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from pydantic import TypeAdapter
 
 from service.protocol import Change
-from service.protocol_ws import (
+from service.protocol.ws import (
     ErrorMessage,
     HintAnswer,
     PongMessage,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from service.protocol_players import Board, BoardRow
+from service.protocol.players import Board, BoardRow
 
 from .errors import ProtocolError
 from .render import Style, format_elapsed, render_board

@@ -7,8 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, Literal
 
-from service.protocol_races import RaceView, You
-from service.protocol_ws import (
+from service.protocol.races import RaceView, You
+from service.protocol.ws import (
     ErrorMessage,
     RaceCommandMessage,
     RaceMessage,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.protocol import PublicState
-from service.protocol_races import RacePlayer, RaceView
+from service.protocol.races import RacePlayer, RaceView
 
 RESET = "\x1b[0m"
 RED = "\x1b[31m"

@@ -9,7 +9,7 @@ and the plumbing they share (:mod:`.rest_base`) have modules of their own.
 from __future__ import annotations
 
 from service.protocol import Health
-from service.protocol_games import (
+from service.protocol.games import (
     ActionAccepted,
     ActionRequest,
     AnalysisResponse,

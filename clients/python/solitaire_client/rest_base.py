@@ -14,7 +14,7 @@ import httpx2
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from service.protocol import Problem
-from service.protocol_games import GameStateResponse
+from service.protocol.games import GameStateResponse
 
 from .errors import (
     ProtocolError,

@@ -3,7 +3,7 @@ devices, statistics, the daily challenge and the leaderboards."""
 
 from __future__ import annotations
 
-from service.protocol_players import (
+from service.protocol.players import (
     Board,
     CreatePlayerRequest,
     DailyBoard,

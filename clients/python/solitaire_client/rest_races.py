@@ -3,7 +3,7 @@ races, and the commands of their players."""
 
 from __future__ import annotations
 
-from service.protocol_races import (
+from service.protocol.races import (
     CreateRaceRequest,
     JoinRaceRequest,
     RaceJoined,

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import jsonpatch
 
 from service.protocol import Change, ErrorCode, PublicState
-from service.protocol_ws import (
+from service.protocol.ws import (
     ActionMessage,
     ErrorMessage,
     HintAnswer,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from service.protocol_races import RaceView
-from service.protocol_ws import RaceMessage
+from service.protocol.races import RaceView
+from service.protocol.ws import RaceMessage
 
 from .errors import ProtocolError
 from .race import RaceCommand, RaceSession, RaceUpdate

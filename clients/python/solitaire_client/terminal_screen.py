@@ -12,7 +12,7 @@ from collections.abc import AsyncIterable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, TextIO
 
-from service.protocol_races import RaceJoined, RaceView
+from service.protocol.races import RaceJoined, RaceView
 
 from .connection import Connection
 from .errors import InvalidAction, ProtocolError, RuleRejected

@@ -1,0 +1,264 @@
+"""Solving, kept off the event loop: pools of certified winnable deals, hints and the
+"was it winnable?" analysis of ended games.
+
+Everything the solver computes runs in worker processes (``concurrent.futures``), never
+on the event loop: a search may take seconds of CPU. Winnable deals are secret codes
+that the solver has won within its budget; they wait in one queue per mode in the store,
+refilled in the background up to ``WINNABLE_POOL_SIZE``, so that creating such a game
+costs one store round trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import signal
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import orjson
+
+from .. import engine
+from ..config import Settings
+from ..errors import ServiceError, from_store
+from ..protocol import ErrorCode
+from ..solver import Budget, Result, hint, solve
+from ..store import StoreUnavailable
+from ..store.records import Records
+from ..support.tasks import cancel_and_wait
+
+log = logging.getLogger("service.analysis")
+
+MODES = ("DS.D1N", "DS.D3N", "DS.D1V", "DS.D3V", "TF.D1N", "TF.D3N")
+_POOL_WAIT_SECONDS = 3.0
+_CLOSE_WAIT_SECONDS = 5.0
+
+
+def code_for(mode: str, secret: bool = True) -> engine.GameCode:
+    """A random code of ``mode`` (``DS.D3V`` ...), from a secret seed by default."""
+    game, settings = mode.split(".")
+    kind, draw = engine.GameKind(game), int(settings[1])
+    scoring = engine.Scoring.NORMAL if settings[2] == "N" else engine.Scoring.VEGAS
+    if secret:
+        return engine.GameCode.random_secret(kind, draw, scoring)
+    return engine.GameCode.random(kind, draw, scoring)
+
+
+def mode_of_request(game: str, draw: int, scoring: str) -> str:
+    return f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
+
+
+# --------------------------------------------------------------------------- in workers
+
+
+def certify(code_text: str, seconds: float) -> bool:
+    """True when the solver wins the deal of ``code_text`` within ``seconds`` of CPU, and
+    its winning line, played through the engine, wins."""
+    verdict = solve(engine.new_game(code_text), Budget(seconds=seconds))
+    return verdict.result is Result.WON and _wins(code_text, verdict.line)
+
+
+def _wins(code_text: str, line: tuple[str, ...]) -> bool:
+    game = engine.new_game(code_text)
+    try:
+        for notation in line:
+            game.play(engine.parse_action(notation))
+    except engine.SolitaireError:
+        return False
+    return game.won
+
+
+def hint_for(view: dict[str, Any]) -> dict[str, Any] | None:
+    found = hint(view)
+    if found is None:
+        return None
+    return {
+        "action": found.action,
+        "reason": found.reason,
+        "message_en": found.message_en,
+        "message_fi": found.message_fi,
+    }
+
+
+def _verdict(game: engine.Klondike, seconds: float) -> dict[str, Any]:
+    verdict = solve(game, Budget(seconds=seconds))
+    return {
+        "result": verdict.result.value,
+        "line": list(verdict.line) if verdict.result is Result.WON else None,
+        "seconds": round(verdict.seconds, 3),
+    }
+
+
+def analyse(record_text: str, seconds: float) -> dict[str, Any]:
+    """The deal's verdict from its start and, for a game that ended before a win, the
+    verdict from where the player stopped, each with a winning line when won."""
+    record = engine.GameRecord.parse(record_text)
+    start = engine.new_game(record.code)
+    final = record.replay()
+    position = None
+    if not final.won:
+        # The same table without the resignation: the solver searches from it.
+        position = _verdict(engine.from_position(final.position_text()), seconds)
+    return {"deal": _verdict(start, seconds), "position": position}
+
+
+# --------------------------------------------------------------------------- the service side
+
+
+def _ignore_interrupts() -> None:
+    """Run in each worker process as it starts. Ctrl-C in a terminal interrupts the
+    whole process group: a worker would die mid-search and its KeyboardInterrupt come
+    back through the pool as the parent's own. The parent stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_now(executor: Executor) -> threading.Thread | None:
+    """Shuts a process pool down without waiting for the search under way: a solver
+    process holds no state worth finishing, and shutting down must not wait seconds.
+
+    Returns the pool's manager thread, which closes its queues once the processes are
+    gone: a caller about to exit joins it, or the pool's semaphores are reported leaked
+    (uvicorn ends the process with the signal that stopped it, before exit clean-ups).
+    """
+    manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    return manager
+
+
+class Analysis:
+    def __init__(self, records: Records, settings: Settings) -> None:
+        self.records = records
+        self.settings = settings
+        self._solving: Executor | None = None
+        self._hinting: Executor | None = None
+        self._refills: dict[str, asyncio.Task[None]] = {}
+
+    @staticmethod
+    def _processes(workers: int) -> Executor:
+        # Spawned, not forked: a fork would copy the event loop and its sockets.
+        return ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+        )
+
+    @property
+    def solving(self) -> Executor:
+        if self._solving is None:
+            self._solving = self._processes(self.settings.solver_processes)
+        return self._solving
+
+    @property
+    def hinting(self) -> Executor:
+        # A process of its own, so hints never wait behind a long search.
+        if self._hinting is None:
+            self._hinting = self._processes(1)
+        return self._hinting
+
+    async def close(self) -> None:
+        stopping = [asyncio.create_task(cancel_and_wait(t)) for t in self._refills.values()]
+        if stopping:
+            # Bounded: a shutdown must end even if a refill does not.
+            _, pending = await asyncio.wait(stopping, timeout=_CLOSE_WAIT_SECONDS)
+            if pending:
+                log.warning("%d winnable-pool refills did not stop at shutdown", len(pending))
+                for task in pending:
+                    task.cancel()
+        executors = [e for e in (self._solving, self._hinting) if e is not None]
+        self._solving = self._hinting = None
+        for executor in executors:
+            manager = _stop_now(executor)
+            if manager is not None:
+                await asyncio.to_thread(manager.join, _CLOSE_WAIT_SECONDS)
+
+    # ------------------------------------------------------------------ winnable deals
+
+    def start_refilling(self, modes: tuple[str, ...] = ()) -> None:
+        """Keeps the pools of ``modes`` full from now on (when pools are enabled)."""
+        if self.settings.winnable_pool_size <= 0:
+            return
+        for mode in modes:
+            if mode not in self._refills or self._refills[mode].done():
+                self._refills[mode] = asyncio.create_task(self._refill(mode))
+
+    async def _refill(self, mode: str) -> None:
+        queue = f"winnable:{mode}"
+        while True:
+            try:
+                if await self.records.queue_length(queue) >= self.settings.winnable_pool_size:
+                    await asyncio.sleep(self.settings.winnable_refill_poll_seconds)
+                    continue
+                code = str(code_for(mode))
+                won = await self._in_worker(False, certify, code, self.settings.certify_seconds)
+                if won:
+                    await self.records.queue_push(queue, code)
+            except (StoreUnavailable, ServiceError) as exc:
+                log.warning("winnable pool of %s not refilled: %s", mode, exc)
+                await asyncio.sleep(1.0)
+
+    async def take_winnable(self, mode: str) -> engine.GameCode:
+        """A certified deal of ``mode``; a short wait, then ``winnable_pool_empty``."""
+        self.start_refilling((mode,))
+        deadline = asyncio.get_running_loop().time() + _POOL_WAIT_SECONDS
+        while True:
+            code = await from_store(self.records.queue_pop(f"winnable:{mode}"))
+            if code is not None:
+                return engine.GameCode.parse(code)
+            if asyncio.get_running_loop().time() >= deadline:
+                raise ServiceError(
+                    ErrorCode.WINNABLE_POOL_EMPTY,
+                    503,
+                    f"no certified winnable {mode} deal is ready yet; retry shortly",
+                    retry_after=5,
+                )
+            await asyncio.sleep(0.1)
+
+    async def certified(self, game_id: str) -> bool:
+        return await from_store(self.records.get(f"certified:{game_id}")) is not None
+
+    async def mark_certified(self, game_id: str, ttl_seconds: int) -> None:
+        await from_store(self.records.claim(f"certified:{game_id}", "1", ttl_seconds))
+
+    # ------------------------------------------------------------------ hints and analysis
+
+    async def _in_worker(self, hinting: bool, work: Any, *args: Any) -> Any:
+        """Runs ``work(*args)`` in a worker process; a pool whose process died is
+        replaced, and the request answered ``store_unavailable`` (retry)."""
+        executor = self.hinting if hinting else self.solving
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
+        except BrokenProcessPool as exc:
+            log.warning("a solver process died; starting a new one")
+            _stop_now(executor)
+            if hinting:
+                self._hinting = None
+            else:
+                self._solving = None
+            raise ServiceError(
+                ErrorCode.STORE_UNAVAILABLE, 503, "the solver is restarting; retry"
+            ) from exc
+
+    async def hint(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = await self._in_worker(True, hint_for, view)
+        return found
+
+    async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:
+        """The verdicts of an ended game, worked out once and then kept."""
+        key = f"analysis:{game_id}"
+        cached = await from_store(self.records.get(key))
+        if cached is not None:
+            kept: dict[str, Any] = orjson.loads(cached)
+            return kept
+        result: dict[str, Any] = await self._in_worker(
+            False, analyse, record_text, self.settings.analysis_seconds
+        )
+        await from_store(
+            self.records.claim(key, orjson.dumps(result).decode(), self.settings.game_ttl_seconds)
+        )
+        return result

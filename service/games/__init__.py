@@ -1,0 +1,371 @@
+"""Playing games through the store: the logic that HTTP routes and WebSockets share.
+
+Every action is validated by the engine on a live copy of the game, turned into a change
+(normalized action, events, JSON Patch between public views, score change) and committed
+with a compare-and-set on the version. Another instance may have moved the game on in
+the meantime; the commit then reports a conflict and the action is tried again on the
+fresh state, unless the client pinned ``expected_version``. Reading games, with the
+privacy of races and daily challenges, is ``GameReads``, which ``Games`` extends.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import orjson
+
+from .. import engine
+from ..config import Settings
+from ..errors import RuleRejected, ServiceError, not_found, request_id_reused
+from ..protocol import ErrorCode
+from ..store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
+from ..support.ids import new_id
+from ..support.locks import KeyedLocks
+from ..support.metrics import Metrics
+from .hooks import RaceRead
+from .reads import GameReads, build_change
+
+_COMMIT_ATTEMPTS = 8
+_LIVE_CACHE_SIZE = 10_000
+
+
+@dataclass(slots=True)
+class _Live:
+    """A deserialized game at a known version; valid until a commit says otherwise."""
+
+    version: int
+    game: engine.Klondike
+    token_hash: str
+    race_id: str = ""
+    # The public view at ``version``, so an action computes only the view after it.
+    view: dict[str, Any] | None = None
+    player_id: str = ""
+    challenge: str = ""
+    created_ms: int = 0
+
+
+class Applied(NamedTuple):
+    """An action as committed (or found already committed: ``duplicate``).
+
+    A named tuple, immutable like a frozen dataclass and built in half the time: every
+    action makes one."""
+
+    version: int
+    notation: str
+    duplicate: bool
+    change: dict[str, Any] | None
+    # The change as committed and published (None with ``change``), for frames that carry
+    # it as it is.
+    change_json: bytes | None = None
+
+
+def new_game_id() -> str:
+    return new_id(16)
+
+
+class Games(GameReads):
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        metrics: Metrics | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(store, settings, metrics, clock)
+        self._live: OrderedDict[str, _Live] = OrderedDict()
+        self._locks = KeyedLocks()
+
+    def _log_entry(self, notation: str, created_ms: int) -> str:
+        """The log keeps each action's time after the game's creation, for replays."""
+        return log_entry(notation, self.now_ms() - created_ms) if created_ms else notation
+
+    # ------------------------------------------------------------------ creation
+
+    async def create(
+        self,
+        game: str,
+        draw: int,
+        scoring: str,
+        code_text: str | None,
+        secret: bool = False,
+        player_id: str = "",
+    ) -> dict[str, Any]:
+        """A new game: the deal of ``code_text``, or a random one (from a secret seed, whose
+        code is withheld until the game is over, when ``secret``)."""
+        try:
+            if code_text is not None:
+                code = engine.GameCode.parse(code_text)
+            else:
+                deal = engine.GameCode.random_secret if secret else engine.GameCode.random
+                code = deal(engine.GameKind(game), draw, engine.Scoring(scoring))
+        except engine.InvalidCodeError as exc:
+            raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+        return await self.create_from(code, hidden=secret, player_id=player_id)
+
+    async def create_from(
+        self,
+        code: engine.GameCode,
+        *,
+        hidden: bool = False,
+        player_id: str = "",
+        challenge: str = "",
+        game_id: str = "",
+    ) -> dict[str, Any]:
+        """A new game of ``code``; a ``hidden`` code is shown once the game is over."""
+        state = engine.new_game(code)
+        game_id = game_id or new_game_id()
+        token = new_id(32)
+        stored = StoredGame(
+            game_id,
+            0,
+            state.serialize(),
+            hash_token(token),
+            str(code),
+            player_id=player_id,
+            challenge=challenge,
+            hidden=hidden,
+            created_ms=self.now_ms(),
+        )
+        try:
+            await self.store.create(stored)
+        except StoreUnavailable as exc:
+            raise self._unavailable(exc) from exc
+        live = _Live(
+            0,
+            state,
+            stored.token_hash,
+            player_id=player_id,
+            challenge=challenge,
+            created_ms=stored.created_ms,
+        )
+        self._remember(game_id, live)
+        self.metrics.games_created.labels(code.game.value).inc()
+        return {
+            "game_id": game_id,
+            "player_token": token,
+            "code": None if hidden else str(code),
+            "version": 0,
+            "state": state.public_view(),
+        }
+
+    async def create_race_game(
+        self,
+        game_id: str,
+        code: engine.GameCode,
+        token_hash: str,
+        race_id: str,
+        player_id: str = "",
+    ) -> None:
+        state = engine.new_game(code)
+        stored = StoredGame(
+            game_id,
+            0,
+            state.serialize(),
+            token_hash,
+            str(code),
+            race_id=race_id,
+            player_id=player_id,
+            created_ms=self.now_ms(),
+        )
+        try:
+            await self.store.create(stored)
+        except StoreUnavailable as exc:
+            raise self._unavailable(exc) from exc
+        self.metrics.games_created.labels(code.game.value).inc()
+
+    # ------------------------------------------------------------------ writes
+
+    def _remember(self, game_id: str, live: _Live) -> None:
+        self._live[game_id] = live
+        self._live.move_to_end(game_id)
+        while len(self._live) > _LIVE_CACHE_SIZE:
+            self._live.popitem(last=False)
+
+    async def _load_live(self, game_id: str) -> _Live:
+        """The game as stored, deserialized and kept as the live copy."""
+        stored = await self._load(game_id)
+        live = _Live(
+            stored.version,
+            engine.deserialize(stored.state),
+            stored.token_hash,
+            stored.race_id,
+            player_id=stored.player_id,
+            challenge=stored.challenge,
+            created_ms=stored.created_ms,
+        )
+        self._remember(game_id, live)
+        return live
+
+    async def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: engine.Action,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+        race_read: RaceRead | None = None,
+    ) -> Applied:
+        """Validates and commits one action (or undo) of the game's player.
+
+        ``race_read`` is the game's race as the caller has just read it (a race command
+        does), which the race's gate may judge instead of reading it again.
+        """
+        started = time.perf_counter()
+        try:
+            # One action at a time per game on this instance: the live copy is shared.
+            async with self._locks(game_id):
+                applied = await self._act(
+                    game_id, token, action, expected_version, request_id, race_read
+                )
+        except RuleRejected as exc:
+            self.metrics.rejections.labels(exc.rejection["rule_id"]).inc()
+            raise
+        self.metrics.actions.count(time.perf_counter() - started)
+        return applied
+
+    async def _act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: engine.Action,
+        expected_version: int | None,
+        request_id: str | None,
+        race_read: RaceRead | None,
+    ) -> Applied:
+        # Every commit carries a request id: if Redis applied a commit whose reply was
+        # lost and the client library sends it again, the id makes that a duplicate
+        # instead of a second application.
+        internal_id = request_id is None
+        if request_id is None:
+            request_id = "~" + secrets.token_hex(8)
+        fresh = False
+        for _ in range(_COMMIT_ATTEMPTS):
+            live = None if fresh else self._live.get(game_id)
+            if live is None:
+                live = await self._load_live(game_id)
+            self.authorize(live.token_hash, token)
+            gate_read = None
+            if live.race_id and self.races is not None:
+                gate_read = await self.races.gate(live.race_id, game_id, race_read)
+                # A retry (the commit lost a compare-and-set) judges the race as it is then.
+                race_read = None
+            if live.challenge and self.players is not None:
+                await self.players.check_open(game_id, live.player_id, live.challenge)
+            if expected_version is not None and expected_version != live.version and not fresh:
+                fresh = True
+                continue
+            game = live.game
+            before = live.view or game.public_view()
+            try:
+                if expected_version is not None and expected_version != live.version:
+                    raise ServiceError(
+                        ErrorCode.STALE_VERSION,
+                        409,
+                        f"the game is at version {live.version}, not {expected_version}",
+                        current_version=live.version,
+                    )
+                outcome = game.play(action)
+            except (ServiceError, engine.IllegalActionError, engine.InvalidActionError) as exc:
+                if not fresh:
+                    # Judged on this instance's copy, which another instance may have
+                    # moved past: judge again on the stored state before refusing.
+                    fresh = True
+                    continue
+                duplicate = (
+                    None if internal_id else await self._duplicate(game_id, request_id, action)
+                )
+                if duplicate is not None:
+                    return duplicate
+                if isinstance(exc, engine.IllegalActionError):
+                    raise RuleRejected(exc, game_id, live.version) from exc
+                if isinstance(exc, engine.InvalidActionError):
+                    raise ServiceError(
+                        ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
+                    ) from exc
+                raise
+            version = live.version + 1
+            after = game.public_view()
+            change = build_change(game_id, version, outcome, before, after)
+            change_json = orjson.dumps(change)
+            try:
+                result = await self.store.commit(
+                    game_id,
+                    live.version,
+                    game.serialize(),
+                    self._log_entry(change["notation"], live.created_ms),
+                    request_id,
+                    game.over,
+                    change_json,
+                    str(action),
+                )
+            except StoreUnavailable as exc:
+                self._live.pop(game_id, None)
+                raise self._unavailable(exc) from exc
+            if result.status is CommitStatus.APPLIED:
+                live.version = version
+                live.view = after
+                if live.race_id and self.races is not None:
+                    await self.races.after_action(live.race_id, game_id, game, gate_read)
+                if live.player_id and self.players is not None:
+                    if version == 1:
+                        await self.players.first_action(
+                            game_id, live.player_id, live.challenge, game
+                        )
+                    if game.over:
+                        await self.players.game_over(game_id, live.player_id, live.challenge, game)
+                return Applied(version, change["notation"], False, change, change_json)
+            # The live copy already has the action played on it: it must not be reused.
+            self._live.pop(game_id, None)
+            fresh = True
+            if result.status is CommitStatus.DUPLICATE:
+                return await self._answer_duplicate(game_id, result.version)
+            if result.status is CommitStatus.REUSED:
+                raise request_id_reused(result.version)
+            if result.status is CommitStatus.MISSING:
+                raise not_found(game_id)
+            if result.status is CommitStatus.FULL:
+                raise ServiceError(
+                    ErrorCode.GAME_TOO_LONG,
+                    409,
+                    f"a game keeps at most {self.settings.max_actions_per_game} actions",
+                )
+            if expected_version is not None:
+                raise ServiceError(
+                    ErrorCode.STALE_VERSION,
+                    409,
+                    f"the game is at version {result.version}, not {expected_version}",
+                    current_version=result.version,
+                )
+        raise ServiceError(
+            ErrorCode.STALE_VERSION,
+            409,
+            "the game kept changing; retry",
+            current_version=self._live[game_id].version if game_id in self._live else None,
+        )
+
+    async def _duplicate(
+        self, game_id: str, request_id: str | None, action: engine.Action
+    ) -> Applied | None:
+        if request_id is None:
+            return None
+        fingerprint = str(action)
+        try:
+            seen = await self.store.seen_request(game_id, request_id)
+        except StoreUnavailable as exc:
+            raise self._unavailable(exc) from exc
+        if seen is None:
+            return None
+        version, seen_fingerprint = seen
+        if seen_fingerprint != fingerprint:
+            raise request_id_reused(version)
+        return await self._answer_duplicate(game_id, version)
+
+    async def _answer_duplicate(self, game_id: str, version: int) -> Applied:
+        actions = await self._actions(game_id)
+        notation = actions[version - 1] if len(actions) >= version else "?"
+        return Applied(version, notation, True, None)

@@ -1,0 +1,154 @@
+"""The OpenAPI 3.1 document, built from the protocol models; its paths are assembled
+from one module per part of the service."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from ..protocol import PROTOCOL_VERSION, Health, Problem
+from ..protocol.games import (
+    ActionAccepted,
+    ActionRequest,
+    ChangesResponse,
+    CreatedGame,
+    CreateGameRequest,
+    GameRecordResponse,
+    GameStateResponse,
+    LegalActionsResponse,
+    ReplayResponse,
+    ResignRequest,
+    UndoRequest,
+)
+from ..protocol.races import (
+    CreateRaceRequest,
+    JoinRaceRequest,
+    RaceJoined,
+    RaceResponse,
+    ReadyRequest,
+)
+from .common import ERROR_STATUS, json_body
+from .games import game_paths
+from .players import PLAYER_MODELS, player_paths
+from .races import race_paths
+
+_MODELS: list[type[BaseModel]] = [
+    ActionAccepted,
+    ActionRequest,
+    ChangesResponse,
+    CreatedGame,
+    CreateGameRequest,
+    GameRecordResponse,
+    GameStateResponse,
+    Health,
+    LegalActionsResponse,
+    Problem,
+    UndoRequest,
+    ResignRequest,
+    ReplayResponse,
+    CreateRaceRequest,
+    JoinRaceRequest,
+    ReadyRequest,
+    RaceJoined,
+    RaceResponse,
+]
+
+
+__all__ = ["ERROR_STATUS", "openapi_document"]
+
+_API_INDEX: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "service": {"const": "solitaire"},
+        "openapi": {"type": "string"},
+        "websocket": {"type": "string"},
+        "games": {"type": "string"},
+    },
+    "required": ["service", "openapi", "websocket", "games"],
+    "additionalProperties": False,
+}
+
+
+@functools.cache
+def openapi_document() -> dict[str, Any]:
+    models: list[type[BaseModel]] = [*_MODELS, *PLAYER_MODELS]
+    _, defs = models_json_schema(
+        [(m, "serialization") for m in models] + [(m, "validation") for m in models],
+        ref_template="#/components/schemas/{model}",
+    )
+    schemas = defs.get("$defs", {})
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Solitaire service",
+            "version": f"{PROTOCOL_VERSION}.0",
+            "description": "Double Solitaire and Solitaire Réfléchi over REST and WebSocket "
+            "(`/ws`, see docs/protocol.md and schemas/).",
+        },
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {
+            **game_paths(),
+            **race_paths(),
+            "/api": {
+                "get": {
+                    "operationId": "apiIndex",
+                    "summary": "Where the API documents and entry points are",
+                    "responses": {
+                        "200": {
+                            "description": "Paths of the OpenAPI document, the WebSocket "
+                            "and the games",
+                            "content": {"application/json": {"schema": _API_INDEX}},
+                        }
+                    },
+                }
+            },
+            "/openapi.json": {
+                "get": {
+                    "operationId": "openapi",
+                    "summary": "This document",
+                    "responses": {
+                        "200": {
+                            "description": "OpenAPI 3.1",
+                            "content": {"application/json": {"schema": {"type": "object"}}},
+                        }
+                    },
+                }
+            },
+            "/metrics": {
+                "get": {
+                    "operationId": "metrics",
+                    "summary": "Prometheus metrics of this instance",
+                    "responses": {
+                        "200": {
+                            "description": "Text exposition format",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        }
+                    },
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "operationId": "health",
+                    "summary": "Liveness",
+                    "responses": {"200": json_body(Health, "Alive")},
+                }
+            },
+            "/readyz": {
+                "get": {
+                    "operationId": "ready",
+                    "summary": "Readiness: fails when the store is unreachable",
+                    "responses": {
+                        "200": json_body(Health, "Ready"),
+                        "503": json_body(Health, "Store unreachable"),
+                    },
+                }
+            },
+            **player_paths(),
+        },
+    }

@@ -1,0 +1,112 @@
+"""The OpenAPI paths of races: the lobby, the commands of its players, the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..protocol import ErrorCode
+from ..protocol.races import (
+    CreateRaceRequest,
+    JoinRaceRequest,
+    RaceJoined,
+    RaceResponse,
+    ReadyRequest,
+)
+from .common import AUTH, BODY, RACE_COMMAND, RACE_ID, WRITE, errors, json_body, ref
+
+
+def race_command(
+    operation_id: str, summary: str, body: type[BaseModel] | None, *codes: ErrorCode
+) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "operationId": operation_id,
+        "summary": summary,
+        "security": AUTH,
+        "parameters": [RACE_ID],
+        "responses": {
+            "200": json_body(RaceResponse, "The race after the command"),
+            **errors(*RACE_COMMAND, *codes, *(BODY if body is not None else WRITE)),
+        },
+    }
+    if body is not None:
+        operation["requestBody"] = {"content": {"application/json": {"schema": ref(body)}}}
+    return {"post": operation}
+
+
+def race_paths() -> dict[str, Any]:
+    return {
+        "/races": {
+            "post": {
+                "operationId": "createRace",
+                "summary": "Create a race; you are its host and first player",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": ref(CreateRaceRequest)}},
+                },
+                "responses": {
+                    "201": json_body(RaceJoined, "Created"),
+                    **errors(
+                        *BODY,
+                        ErrorCode.BAD_CODE,
+                        ErrorCode.UNAUTHORIZED,
+                        ErrorCode.WINNABLE_POOL_EMPTY,
+                    ),
+                },
+            }
+        },
+        "/races/join": {
+            "post": {
+                "operationId": "joinRace",
+                "summary": "Join a race in its lobby with the shared join code",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": ref(JoinRaceRequest)}},
+                },
+                "responses": {
+                    "201": json_body(RaceJoined, "Joined"),
+                    **errors(
+                        *BODY,
+                        ErrorCode.NOT_FOUND,
+                        ErrorCode.RACE_FULL,
+                        ErrorCode.RACE_STARTED,
+                        ErrorCode.STALE_VERSION,
+                        ErrorCode.UNAUTHORIZED,
+                    ),
+                },
+            }
+        },
+        "/races/{race_id}": {
+            "get": {
+                "operationId": "getRace",
+                "summary": "Lobby, progress and (once over) result; `you` with a token",
+                "security": [{}, {"bearer": []}],
+                "parameters": [RACE_ID],
+                "responses": {
+                    "200": json_body(RaceResponse, "The race"),
+                    **errors(*RACE_COMMAND),
+                },
+            }
+        },
+        "/races/{race_id}/ready": race_command(
+            "raceReady", "Set ready", ReadyRequest, ErrorCode.RACE_STARTED
+        ),
+        "/races/{race_id}/start": race_command(
+            "raceStart", "Start (host)", None, ErrorCode.NOT_HOST, ErrorCode.RACE_STARTED
+        ),
+        "/races/{race_id}/resign": race_command(
+            "raceResign",
+            "Resign",
+            None,
+            ErrorCode.RACE_NOT_STARTED,
+            ErrorCode.RACE_OVER,
+        ),
+        "/races/{race_id}/rematch": race_command(
+            "raceRematch",
+            "New race, same players, new deal",
+            None,
+            ErrorCode.RACE_NOT_FINISHED,
+            ErrorCode.BAD_CODE,
+        ),
+    }

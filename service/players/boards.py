@@ -1,0 +1,83 @@
+"""Leaderboards: ranked members (players) by a score, lowest first.
+
+Boards live in the store as sorted sets, so entering a score, a member's rank and a
+page of the board each cost O(log n) however many players there are.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import ServiceError, from_store
+from ..protocol import ErrorCode
+from ..store.records import BoardPage, Ranked, Records
+from . import name_key
+
+MAX_TOP = 100
+MAX_AROUND = 25
+ALL_TIME_MODES = ("DS.D1N", "DS.D3N", "DS.D1V", "DS.D3V", "TF.D1N", "TF.D3N")
+_ALL_TIME_RE = re.compile(r"^(best-time|streak)\.(DS\.D[13][NV]|TF\.D[13]N)$")
+
+
+class Boards:
+    def __init__(self, records: Records) -> None:
+        self.records = records
+
+    async def add(self, board: str, player_id: str, score: float, replace: bool = False) -> None:
+        await from_store(self.records.board_add(board, player_id, score, replace))
+
+    async def size(self, board: str) -> int:
+        size: int = await from_store(self.records.board_size(board))
+        return size
+
+    async def view(self, board: str, you: str | None, top: int, around: int) -> dict[str, Any]:
+        """The first ``top`` rows, and ``around`` rows either side of ``you``."""
+        if not (0 <= top <= MAX_TOP and 0 <= around <= MAX_AROUND):
+            raise ServiceError(
+                ErrorCode.BAD_MESSAGE,
+                422,
+                f"top is 0 to {MAX_TOP} and around 0 to {MAX_AROUND}",
+            )
+        page: BoardPage = await from_store(self.records.board_page(board, you, top, around))
+        mine = page.you
+        names = await self._names(
+            [r.member for r in [*page.top, *page.around]] + ([you] if mine and you else [])
+        )
+        return {
+            "board": board,
+            "size": page.size,
+            "top": [self._row(r, names) for r in page.top],
+            "you": None if mine is None else self._row(mine, names),
+            "around": [self._row(r, names) for r in page.around],
+        }
+
+    async def _names(self, player_ids: list[str]) -> dict[str, str]:
+        unique = list(dict.fromkeys(player_ids))
+        values = await from_store(self.records.get_many([name_key(p) for p in unique]))
+        return {p: v or "?" for p, v in zip(unique, values, strict=True)}
+
+    @staticmethod
+    def _row(ranked: Ranked, names: dict[str, str]) -> dict[str, Any]:
+        return {
+            "rank": ranked.rank + 1,
+            "player_id": ranked.member,
+            "name": names.get(ranked.member, "?"),
+            "score": ranked.score,
+        }
+
+    async def all_time(self, board: str, you: str | None, top: int, around: int) -> dict[str, Any]:
+        """``best-time.<mode>`` (ms) or ``streak.<mode>`` (longest win streak)."""
+        if not _ALL_TIME_RE.match(board):
+            raise ServiceError(
+                ErrorCode.NOT_FOUND,
+                404,
+                "boards are best-time.<mode> and streak.<mode>, mode one of "
+                + ", ".join(ALL_TIME_MODES),
+            )
+        kind, mode = board.split(".", 1)
+        view = await self.view(f"{kind}:{mode}", you, top, around)
+        view["board"] = board
+        for row in [*view["top"], *view["around"], *([view["you"]] if view["you"] else [])]:
+            row["value"] = int(-row["score"]) if kind == "streak" else int(row["score"])
+        return view

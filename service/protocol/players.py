@@ -1,0 +1,184 @@
+"""The wire models of players, statistics, the daily challenge and leaderboards (REST).
+
+Part of the protocol like ``protocol``: the source of their schemas in ``schemas/rest``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from . import Model
+from .games import CreatedGame
+
+PlayerId = Annotated[str, Field(min_length=1, max_length=64)]
+DisplayName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="1 to 24 characters once trimmed; no control or invisible characters, "
+        "no space other than the plain one, never two in a row.",
+    ),
+]
+Mode = Annotated[
+    str,
+    Field(
+        pattern=r"^(DS\.D[13][NV]|TF\.D[13]N)$",
+        description="Game, draw and scoring: `DS.D1N`, `DS.D3V`, `TF.D3N`...",
+    ),
+]
+
+
+class CreatePlayerRequest(Model):
+    name: DisplayName
+
+
+class RenameRequest(Model):
+    name: DisplayName
+
+
+class DailyPlayRequest(Model):
+    """The body of `POST /daily/{date}/{mode}/games` (it may be empty)."""
+
+    ranked: Literal[True] | None = Field(
+        None,
+        description=(
+            "`true`: this must be the ranked attempt. With no player token (401 `unauthorized`)"
+            " or once the player's ranked attempt exists (409 `daily_attempt_used`) nothing is"
+            " created. Left out: the player's first game is the ranked attempt, later ones are"
+            " unranked practice. A player's first game is always the ranked one, so there is"
+            " no `false`."
+        ),
+    )
+
+
+class PlayerView(Model):
+    player_id: PlayerId
+    name: str
+    created_at: int = Field(description="Server time (ms since the epoch).")
+
+
+class PlayerCreated(PlayerView):
+    player_token: str = Field(
+        description="Secret, shown once: send as `Authorization: Bearer <token>`."
+    )
+
+
+class LinkCode(Model):
+    link_code: str = Field(description="8 characters; works once, until `expires_at`.")
+    expires_at: int = Field(description="Server time (ms) the code stops working.")
+
+
+class LinkRequest(Model):
+    link_code: str = Field(min_length=4, max_length=16)
+
+
+class Revoked(Model):
+    revoked: int = Field(description="How many other tokens of the player stopped working.")
+
+
+class ModeStats(Model):
+    played: int
+    won: int
+    win_rate: float
+    hinted: int = Field(description="Games in which hints were asked for (kept from bests).")
+    current_streak: int
+    best_streak: int
+    best_time_ms: int | None = Field(description="Fastest win, server-measured.")
+    fewest_moves: int | None = Field(description="Fewest moves for a win.")
+    best_score: int | None
+    bankroll: int | None = Field(
+        None, description="Vegas only: the sum of every game's final dollars."
+    )
+
+
+class PlayerStats(Model):
+    player_id: PlayerId
+    name: str
+    modes: dict[str, ModeStats] = Field(description="Per mode such as `DS.D1N`.")
+
+
+class DailyChallenge(Model):
+    challenge_id: str = Field(description="`<date>.<mode>`, e.g. `2026-12-01.TF.D1N`.")
+    date: str
+    mode: Mode
+    players: int = Field(description="Ranked attempts on the board (from their first action).")
+    ranked_game_id: str | None = Field(
+        None, description="With a player token: your ranked attempt's game, if any."
+    )
+
+
+class DailyOverview(Model):
+    date: str = Field(description="Today, UTC (`YYYY-MM-DD`).")
+    server_time: int
+    next_at: int = Field(description="Server time (ms) of the next day's challenges.")
+    seconds_to_next: int
+    challenges: list[DailyChallenge]
+
+
+class DailyGameCreated(CreatedGame):
+    challenge_id: str
+    ranked: bool = Field(description="True for the player's first attempt, the one ranked.")
+
+
+class BoardRow(Model):
+    rank: int = Field(description="1 is first.")
+    player_id: PlayerId
+    name: str
+    score: float = Field(description="The board's sort key, lowest first.")
+    value: int | None = Field(
+        None, description="All-time boards: the best time (ms) or the longest streak."
+    )
+    won: bool | None = None
+    time_ms: int | None = None
+    moves: int | None = None
+    foundations: int | None = None
+    game_id: str | None = Field(
+        None, description="Daily boards, once the day is over: the game, for its replay."
+    )
+    open: bool | None = Field(
+        None,
+        description=(
+            "Daily boards: true while the attempt has not ended (it ranks as it stood at its"
+            " first action). An attempt still open at the end of the day is then counted as"
+            " it stood, not won."
+        ),
+    )
+
+
+class Board(Model):
+    board: str
+    size: int = Field(description="Players on the board.")
+    top: list[BoardRow]
+    you: BoardRow | None = Field(description="With a player token: your own row.")
+    around: list[BoardRow] = Field(description="Your row and its neighbours.")
+
+
+class DailyBoard(Board):
+    challenge_id: str
+    date: str
+    mode: Mode
+    public: bool = Field(description="The day is over: code and games are public.")
+    public_at: int
+    code: str | None = Field(description="The deal's code, once the day is over.")
+
+
+REST_REQUESTS: list[type[BaseModel]] = [
+    CreatePlayerRequest,
+    RenameRequest,
+    LinkRequest,
+    DailyPlayRequest,
+]
+REST_RESPONSES: list[type[BaseModel]] = [
+    PlayerCreated,
+    PlayerView,
+    LinkCode,
+    Revoked,
+    PlayerStats,
+    DailyOverview,
+    DailyGameCreated,
+    Board,
+    DailyBoard,
+]

@@ -1,0 +1,122 @@
+"""The wire models of races: the public race, its ranking, and its REST bodies.
+
+Part of the protocol like ``protocol``: the source of their schemas in ``schemas/rest``,
+and of the race in the WebSocket's ``race`` message.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from . import GameId, Model
+
+RaceId = Annotated[str, Field(min_length=1, max_length=64)]
+PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"\S")]
+
+
+class CreateRaceRequest(Model):
+    name: PlayerName = Field(description="Your display name.")
+    game: Literal["DS", "TF"] = "DS"
+    draw: Literal[1, 3] = 1
+    scoring: Literal["normal", "vegas"] = "normal"
+    max_players: int = Field(4, ge=2, le=8)
+    time_limit_seconds: int | None = Field(None, ge=30, le=86400)
+    winnable: bool = Field(False, description="Deal one the solver has won (a secret deal).")
+
+
+class JoinRaceRequest(Model):
+    join_code: str = Field(
+        min_length=4,
+        max_length=16,
+        description="Shared by the host: 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ23456789` "
+        "(any case; spaces and dashes are ignored).",
+    )
+    name: PlayerName
+
+
+class ReadyRequest(Model):
+    ready: bool = True
+
+
+class RacePlayer(Model):
+    player_id: str
+    name: str
+    ready: bool
+    state: Literal["waiting", "playing", "won", "resigned", "disconnected"]
+    connected: bool = Field(description="Holds a race subscription over WebSocket.")
+    finish_ms: int | None = Field(description="Server-measured time from start to win.")
+    foundations: int = Field(description="Cards on the foundations.")
+    score: int = Field(
+        description="Before the start, the opening score: 0 (Normal) or -104 (Vegas)."
+    )
+    score_display: str = Field(
+        description="`score` as the game shows it; before the start `0` (Normal) or "
+        "`-$104` (Vegas), never empty."
+    )
+    moves: int
+
+
+class RankingEntry(Model):
+    rank: int
+    player_id: str
+    name: str
+    state: Literal["waiting", "playing", "won", "resigned"]
+    connected: bool
+    finish_ms: int | None
+    foundations: int
+    score: int
+    score_display: str
+    moves: int
+
+
+class RaceResult(Model):
+    code: str = Field(description="The deal's game code, published once the race is over.")
+    ranking: list[RankingEntry]
+    records: dict[str, str] = Field(description="Player id -> game record (code and actions).")
+
+
+class RaceView(Model):
+    """The public race. During the race it carries progress only, never boards or code."""
+
+    race_id: RaceId
+    join_code: str
+    game: Literal["DS", "TF"]
+    draw: Literal[1, 3]
+    scoring: Literal["normal", "vegas"]
+    max_players: int
+    time_limit_seconds: int | None
+    status: Literal["lobby", "countdown", "running", "finished"]
+    host: str = Field(description="Player id of the host.")
+    server_time: int = Field(description="Server clock (ms since the epoch) when sent.")
+    start_at: int | None = Field(description="Server time the games start (ms).")
+    ends_at: int | None = Field(description="Server time of the time limit (ms).")
+    finished_at: int | None
+    players: list[RacePlayer]
+    result: RaceResult | None
+    rematch_race_id: str | None
+
+
+class You(Model):
+    """Private to one player: who you are and which game is yours."""
+
+    player_id: str
+    game_id: GameId
+
+
+class RaceJoined(Model):
+    race_id: RaceId
+    join_code: str
+    player_id: str
+    player_token: str = Field(description="Secret: Bearer token for the race and your game.")
+    game_id: GameId = Field(
+        description="Your game. It exists from the moment you join, but reading or playing "
+        "it is refused with `race_not_started` until the countdown is over."
+    )
+    race: RaceView
+
+
+class RaceResponse(Model):
+    race: RaceView
+    you: You | None = None

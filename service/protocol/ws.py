@@ -1,0 +1,267 @@
+"""The WebSocket messages: every frame the server sends, and every one a client may.
+
+Part of the protocol like ``protocol``: the source of ``schemas/server-message.json`` and
+``schemas/client-message.json``; ``CLIENT_MESSAGE`` validates what a client sends.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter
+
+from . import (
+    PROTOCOL_VERSION,
+    ActionInput,
+    Change,
+    ErrorCode,
+    GameId,
+    HintView,
+    Model,
+    Notation,
+    PublicState,
+    Rejection,
+    RequestId,
+)
+from .races import RaceId, RaceView, You
+
+# --------------------------------------------------------------------------- server -> client
+
+
+class WelcomeMessage(Model):
+    type: Literal["welcome"]
+    protocol: int
+    max_frame_bytes: int
+    max_subscriptions: int
+    rate_per_second: float
+    rate_burst: int
+    changes_in_results: bool | None = Field(
+        None, description="Present (true) when the `hello` asked for it."
+    )
+
+
+class SubscribedMessage(Model):
+    type: Literal["subscribed"]
+    id: RequestId
+    game_id: GameId
+    role: Literal["player", "watcher"]
+    version: int
+    recovered: bool = Field(
+        description="True: the changes after `since` follow. False: a `snapshot` follows."
+    )
+
+
+class SnapshotMessage(Model):
+    type: Literal["snapshot"]
+    game_id: GameId
+    version: int
+    state: PublicState
+
+
+class ResultMessage(Model):
+    type: Literal["result"]
+    id: RequestId
+    game_id: GameId | None = None
+    race_id: RaceId | None = None
+    status: Literal["accepted", "rejected"]
+    version: int | None = Field(
+        None,
+        description="Game requests: the new version if accepted, the unchanged one if "
+        "rejected. Absent for race commands (the race itself arrives as a `race` message).",
+    )
+    notation: Notation | None = None
+    duplicate: bool = False
+    rejection: Rejection | None = None
+    change: Change | None = Field(
+        None,
+        description="Only on a connection whose `hello` asked for `changes_in_results`: the "
+        "`change` this accepted action made, which that connection then does not get as a "
+        "frame of its own. Absent when the action was a duplicate, or when changes made "
+        "elsewhere were still on their way to this connection (the `change` frame then "
+        "follows them, in version order).",
+    )
+
+
+class UnsubscribedMessage(Model):
+    type: Literal["unsubscribed"]
+    id: RequestId
+    game_id: GameId | None = None
+    race_id: RaceId | None = None
+
+
+class ErrorMessage(Model):
+    type: Literal["error"]
+    id: RequestId | None = None
+    code: ErrorCode
+    message: str
+    game_id: GameId | None = None
+    race_id: RaceId | None = None
+    current_version: int | None = None
+    reason: str | None = None
+
+
+class RaceMessage(Model):
+    """The race after a change (join, ready, countdown, start, win, resign, end, rematch)."""
+
+    type: Literal["race"]
+    id: RequestId | None = Field(None, description="Set on the answer to `watch_race`.")
+    race_id: RaceId
+    version: int
+    race: RaceView
+    you: You | None = Field(None, description="Only to a player, on `watch_race`.")
+
+
+class RaceProgressMessage(Model):
+    """A player's progress after each of their accepted actions (no cards)."""
+
+    type: Literal["race_progress"]
+    race_id: RaceId
+    player_id: str
+    state: Literal["playing", "won", "resigned"]
+    foundations: int
+    score: int
+    score_display: str
+    moves: int
+    server_time: int
+
+
+class HintAnswer(Model):
+    """The answer to `hint`."""
+
+    type: Literal["hint"]
+    id: RequestId
+    game_id: GameId
+    version: int
+    hint: HintView | None
+    hints_used: int
+
+
+class PongMessage(Model):
+    type: Literal["pong"]
+    id: RequestId | None = None
+
+
+ServerMessage = Annotated[
+    WelcomeMessage
+    | SubscribedMessage
+    | SnapshotMessage
+    | Change
+    | ResultMessage
+    | UnsubscribedMessage
+    | ErrorMessage
+    | PongMessage
+    | HintAnswer
+    | RaceMessage
+    | RaceProgressMessage,
+    Field(discriminator="type"),
+]
+
+
+# --------------------------------------------------------------------------- client -> server
+
+
+class HelloMessage(Model):
+    type: Literal["hello"]
+    protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
+    changes_in_results: bool = Field(
+        False,
+        description="True: the `result` of an accepted action carries its `change`, and this "
+        "connection gets no separate `change` frame for it (one frame instead of two).",
+    )
+
+
+class SubscribeMessage(Model):
+    """Watch a game, or play it when `token` is the player's token."""
+
+    type: Literal["subscribe"]
+    id: RequestId
+    game_id: GameId
+    token: str | None = Field(None, max_length=128)
+    since: int | None = Field(
+        None, ge=0, description="Last version the client has; resume from there."
+    )
+
+
+class UnsubscribeMessage(Model):
+    type: Literal["unsubscribe"]
+    id: RequestId
+    game_id: GameId
+
+
+class ActionMessage(Model):
+    type: Literal["action"]
+    id: RequestId
+    game_id: GameId
+    action: ActionInput
+    expected_version: int | None = Field(None, ge=0)
+
+
+class UndoMessage(Model):
+    type: Literal["undo"]
+    id: RequestId
+    game_id: GameId
+    expected_version: int | None = Field(None, ge=0)
+
+
+class HintMessage(Model):
+    """Ask for a hint in your game (needs a player subscription); counted in the game."""
+
+    type: Literal["hint"]
+    id: RequestId
+    game_id: GameId
+
+
+class ResignMessage(Model):
+    """End your game where it stands; in a race, this is resigning from the race."""
+
+    type: Literal["resign"]
+    id: RequestId
+    game_id: GameId
+
+
+class WatchRaceMessage(Model):
+    """Follow a race: as a player with your token (marks you connected), or as a spectator."""
+
+    type: Literal["watch_race"]
+    id: RequestId
+    race_id: RaceId
+    token: str | None = Field(None, max_length=128)
+
+
+class UnwatchRaceMessage(Model):
+    type: Literal["unwatch_race"]
+    id: RequestId
+    race_id: RaceId
+
+
+class RaceCommandMessage(Model):
+    """A player's race command; needs a `watch_race` with the player's token first."""
+
+    type: Literal["race_command"]
+    id: RequestId
+    race_id: RaceId
+    command: Literal["ready", "unready", "start", "resign", "rematch"]
+
+
+class PingMessage(Model):
+    type: Literal["ping"]
+    id: RequestId | None = None
+
+
+ClientMessage = Annotated[
+    HelloMessage
+    | SubscribeMessage
+    | UnsubscribeMessage
+    | ActionMessage
+    | UndoMessage
+    | ResignMessage
+    | HintMessage
+    | PingMessage
+    | WatchRaceMessage
+    | UnwatchRaceMessage
+    | RaceCommandMessage,
+    Field(discriminator="type"),
+]
+
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)

@@ -1,0 +1,304 @@
+"""The lobby of a race: creating it, joining by code, getting ready, the start, and the
+rematch; and who a player token belongs to.
+
+The deal comes from a secret 128-bit seed chosen when the race is created; its code
+stays in the document, never in a message, until the race is over: anyone who knew it
+could compute every hidden card.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import orjson
+
+from .. import engine
+from ..config import Settings
+from ..errors import ServiceError
+from ..games import Games
+from ..guards.quotas import AddressQuota
+from ..protocol import ErrorCode
+from ..store import StoredRace, StoreUnavailable, hash_token
+from ..support.ids import new_id
+from .updates import RaceUpdates
+
+# 32 symbols without the look-alikes I/1 and O/0: 5 bits each, 40 bits a code.
+JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 8
+
+
+def _new_join_code() -> str:
+    return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def find_player(doc: dict[str, Any], token: str | None) -> dict[str, Any]:
+    if token is not None:
+        digest = hash_token(token)
+        for player in doc["players"]:
+            if secrets.compare_digest(player["token_hash"], digest):
+                found: dict[str, Any] = player
+                return found
+    raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid player token of this race is required")
+
+
+def you(player: dict[str, Any]) -> dict[str, Any]:
+    return {"player_id": player["player_id"], "game_id": player["game_id"]}
+
+
+def new_player(name: str, token_hash: str, account: str = "") -> dict[str, Any]:
+    return {
+        "account": account,
+        "player_id": new_id(6),
+        "name": name,
+        "token_hash": token_hash,
+        "game_id": new_id(16),
+        "ready": False,
+        "state": "waiting",
+        "connected": False,
+        "won_at": None,
+        "resigned_at": None,
+    }
+
+
+class RaceLobby:
+    def __init__(self, updates: RaceUpdates, games: Games, settings: Settings) -> None:
+        self.updates = updates
+        self.games = games
+        self.store = games.store
+        self.settings = settings
+        # Where winnable deals come from (set by the application).
+        self.deals: Any = None
+
+    async def create(
+        self,
+        *,
+        account: str = "",
+        name: str,
+        game: str,
+        draw: int,
+        scoring: str,
+        max_players: int,
+        time_limit_seconds: int | None,
+        winnable: bool = False,
+    ) -> dict[str, Any]:
+        if max_players > self.settings.max_race_players:
+            raise ServiceError(
+                ErrorCode.BAD_MESSAGE,
+                422,
+                f"a race has at most {self.settings.max_race_players} players on this server",
+            )
+        token = new_id(32)
+        player = new_player(name, hash_token(token), account)
+        doc = await self._create(
+            game=game,
+            draw=draw,
+            scoring=scoring,
+            max_players=max_players,
+            time_limit_seconds=time_limit_seconds,
+            players=[player],
+            host=player["player_id"],
+            winnable=winnable,
+        )
+        await self._create_games(doc, [player])
+        return await self._joined(doc, player, token)
+
+    async def _create(
+        self,
+        *,
+        game: str,
+        draw: int,
+        scoring: str,
+        max_players: int,
+        time_limit_seconds: int | None,
+        players: list[dict[str, Any]],
+        host: str,
+        previous: str | None = None,
+        winnable: bool = False,
+    ) -> dict[str, Any]:
+        try:
+            if winnable and self.deals is not None:
+                mode = f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
+                code = await self.deals.take_winnable(mode)
+            else:
+                code = engine.GameCode.random_secret(
+                    engine.GameKind(game), draw, engine.Scoring(scoring)
+                )
+        except engine.InvalidCodeError as exc:
+            raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
+        race_id = new_id(12)
+        for _ in range(20):
+            join_code = _new_join_code()
+            doc = {
+                "race_id": race_id,
+                "join_code": join_code,
+                "game": game,
+                "draw": draw,
+                "scoring": scoring,
+                "max_players": max_players,
+                "time_limit_seconds": time_limit_seconds,
+                "host": host,
+                "code": str(code),
+                "created_at": self.updates.clock(),
+                "start_at": None,
+                "ends_at": None,
+                "finished_at": None,
+                "players": players,
+                "previous_race_id": previous,
+                "rematch_race_id": None,
+                "winnable": winnable,
+            }
+            try:
+                created = await self.store.create_race(
+                    StoredRace(race_id, 0, orjson.dumps(doc).decode()), join_code
+                )
+            except StoreUnavailable as exc:
+                raise self.games._unavailable(exc) from exc
+            if created:
+                return doc
+        raise ServiceError(
+            ErrorCode.STORE_UNAVAILABLE, 503, "could not allocate a join code; retry"
+        )
+
+    async def _create_games(self, doc: dict[str, Any], players: list[dict[str, Any]]) -> None:
+        """Each player's game exists from joining on, so it is there the moment the race
+        starts; until then nobody may read it (see ``Races.stage``)."""
+        code = engine.GameCode.parse(doc["code"])
+        for player in players:
+            await self.games.create_race_game(
+                player["game_id"],
+                code,
+                player["token_hash"],
+                doc["race_id"],
+                player.get("account", ""),
+            )
+
+    async def answer(
+        self, doc: dict[str, Any], view: dict[str, Any] | None, token: str | None
+    ) -> dict[str, Any]:
+        """A command's answer: the race (as just pushed, if it changed) and who you are."""
+        race = view if view is not None else await self.updates.view(doc)
+        return {"race": race, "you": you(find_player(doc, token))}
+
+    async def _joined(
+        self,
+        doc: dict[str, Any],
+        player: dict[str, Any],
+        token: str,
+        view: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        return {
+            "race_id": doc["race_id"],
+            "join_code": doc["join_code"],
+            "player_id": player["player_id"],
+            "player_token": token,
+            "game_id": player["game_id"],
+            "race": view if view is not None else await self.updates.view(doc),
+        }
+
+    async def join(
+        self, join_code: str, name: str, client: str = "", account: str = ""
+    ) -> dict[str, Any]:
+        """Joins the race of ``join_code``; a ``client`` address with too many wrong codes
+        in the current minute is refused without a look-up, so codes cannot be guessed."""
+        limit = self.settings.code_failures_per_minute
+        wrong = AddressQuota(self.store, "wrong join codes", client, limit)
+        await wrong.check()
+        code = "".join(join_code.split()).replace("-", "").upper()
+        try:
+            race_id = await self.store.race_of_join_code(code)
+        except StoreUnavailable as exc:
+            raise self.games._unavailable(exc) from exc
+        if race_id is None:
+            await wrong.count()
+            raise ServiceError(ErrorCode.NOT_FOUND, 404, "no race with this join code")
+        token = new_id(32)
+        player = new_player(name, hash_token(token), account)
+        _, current = await self.updates.load(race_id)
+        # The game first: a join that fails after it leaves only an unused game behind
+        # (which expires), never a seat without a game.
+        await self._create_games(current, [player])
+
+        def add(doc: dict[str, Any], at: int) -> bool:
+            if doc["start_at"] is not None:
+                raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
+            if len(doc["players"]) >= doc["max_players"]:
+                raise ServiceError(ErrorCode.RACE_FULL, 409, "the race is full")
+            doc["players"].append(player)
+            return True
+
+        doc, view = await self.updates.update(race_id, add)
+        return await self._joined(doc, player, token, view)
+
+    async def set_ready(self, race_id: str, token: str | None, ready: bool) -> dict[str, Any]:
+        def mark(doc: dict[str, Any], at: int) -> bool:
+            player = find_player(doc, token)
+            if doc["start_at"] is not None:
+                raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
+            if player["ready"] == ready:
+                return False
+            player["ready"] = ready
+            if len(doc["players"]) >= 2 and all(p["ready"] for p in doc["players"]):
+                self._start(doc, at)
+            return True
+
+        doc, view = await self.updates.update(race_id, mark)
+        await self.updates.after_start(doc)
+        return await self.answer(doc, view, token)
+
+    async def start(self, race_id: str, token: str | None) -> dict[str, Any]:
+        def begin(doc: dict[str, Any], at: int) -> bool:
+            player = find_player(doc, token)
+            if player["player_id"] != doc["host"]:
+                raise ServiceError(ErrorCode.NOT_HOST, 403, "only the host can start the race")
+            if doc["start_at"] is not None:
+                raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
+            self._start(doc, at)
+            return True
+
+        doc, view = await self.updates.update(race_id, begin)
+        await self.updates.after_start(doc)
+        return await self.answer(doc, view, token)
+
+    def _start(self, doc: dict[str, Any], at: int) -> None:
+        doc["start_at"] = at + int(self.settings.race_countdown_seconds * 1000)
+        if doc["time_limit_seconds"]:
+            doc["ends_at"] = doc["start_at"] + doc["time_limit_seconds"] * 1000
+        for player in doc["players"]:
+            player["state"] = "playing"
+
+    async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
+        _, doc = await self.updates.load(race_id)
+        find_player(doc, token)
+        if doc["finished_at"] is None:
+            raise ServiceError(
+                ErrorCode.RACE_NOT_FINISHED, 409, "a rematch is offered once it is over"
+            )
+        if doc.get("rematch_race_id") is None:
+            players = [
+                new_player(p["name"], p["token_hash"], p.get("account", "")) for p in doc["players"]
+            ]
+            for old, new in zip(doc["players"], players, strict=True):
+                new["player_id"] = old["player_id"]
+            new_doc = await self._create(
+                game=doc["game"],
+                draw=doc["draw"],
+                scoring=doc["scoring"],
+                max_players=doc["max_players"],
+                time_limit_seconds=doc["time_limit_seconds"],
+                players=players,
+                host=doc["host"],
+                previous=race_id,
+                winnable=doc.get("winnable", False),
+            )
+            await self._create_games(new_doc, players)
+
+            def link(d: dict[str, Any], at: int) -> bool:
+                if d.get("rematch_race_id"):
+                    return False
+                d["rematch_race_id"] = new_doc["race_id"]
+                return True
+
+            doc, _ = await self.updates.update(race_id, link)
+        _, new = await self.updates.load(doc["rematch_race_id"])
+        return {"race": await self.updates.view(new), "you": you(find_player(new, token))}

@@ -1,0 +1,239 @@
+"""The race documents in the store, and what their changes send to the players.
+
+A race is one JSON document in the store, changed only by compare-and-set, so the
+instances that serve its players agree on who joined, who is ready, when it starts and
+who finished when. Each saved change pushes the public race to its subscribers; live
+progress (cards on foundations, score, moves) is published after each accepted action
+without touching the document. Timers push the race again when its countdown ends and
+finish it when its time is up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+from .. import engine
+from ..errors import ServiceError
+from ..games import Games
+from ..games.hooks import RaceRead
+from ..protocol import ErrorCode
+from ..store import CommitStatus, StoredRace, StoreUnavailable, race_topic
+from ..support.tasks import cancel_and_wait
+from .results import finish_if_done, public_view, race_result
+
+log = logging.getLogger("service.races")
+
+_SAVE_ATTEMPTS = 16
+
+
+def figures(standing: engine.Standing) -> dict[str, Any]:
+    """A player's progress as races show it."""
+    return {
+        "foundations": standing.foundations,
+        "score": standing.score,
+        "score_display": standing.score_display,
+        "moves": standing.moves,
+    }
+
+
+class RaceUpdates:
+    def __init__(self, games: Games, clock: Callable[[], int]) -> None:
+        self.games = games
+        self.store = games.store
+        # Milliseconds of server time.
+        self.clock = clock
+        self._timers: set[asyncio.Task[None]] = set()
+        # Game id -> (race id, player id), learnt from every document read.
+        self.player_of_game: dict[str, tuple[str, str]] = {}
+
+    async def close(self) -> None:
+        for task in list(self._timers):
+            await cancel_and_wait(task)
+
+    # ------------------------------------------------------------------ documents
+
+    async def load(self, race_id: str) -> tuple[StoredRace, dict[str, Any]]:
+        try:
+            stored = await self.store.load_race(race_id)
+        except StoreUnavailable as exc:
+            raise self.games._unavailable(exc) from exc
+        if stored is None:
+            raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
+        doc: dict[str, Any] = orjson.loads(stored.doc)
+        for player in doc["players"]:
+            self.player_of_game[player["game_id"]] = (race_id, player["player_id"])
+        return stored, doc
+
+    async def update(
+        self,
+        race_id: str,
+        change: Callable[[dict[str, Any], int], bool],
+        known: dict[str, engine.Klondike] | None = None,
+        earlier: RaceRead | None = None,
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Applies ``change`` (which returns False when there is nothing to save) by CAS.
+
+        Returns the document and the public view pushed with it (None when nothing was
+        saved), so a caller answering with the race need not build the view again.
+        ``known`` holds games by id as just committed, which need not be read again.
+        ``earlier`` is the race as read before (by the gate of the action just
+        committed; it is changed in place): the first attempt starts from it when there
+        is something to save, since the compare-and-set proves it current or starts
+        over. With nothing to save the race is read again: an old copy proves nothing.
+        """
+        for _ in range(_SAVE_ATTEMPTS):
+            stored, doc = earlier if earlier is not None else await self.load(race_id)
+            at = self.clock()
+            if not change(doc, at):
+                if earlier is not None:
+                    earlier = None
+                    continue
+                return doc, None
+            earlier = None
+            finish_if_done(doc, at)
+            # The result and the view pushed with it share one read of the games.
+            wants_result = doc["finished_at"] is not None and "result" not in doc
+            progress, actions = await self.progress(doc, wants_result, known)
+            if wants_result:
+                doc["result"] = race_result(doc, progress, actions)
+            view = await self.view(doc, at, progress)
+            message = {
+                "type": "race",
+                "race_id": race_id,
+                "version": stored.version + 1,
+                "race": view,
+            }
+            try:
+                result = await self.store.save_race(
+                    race_id,
+                    stored.version,
+                    orjson.dumps(doc).decode(),
+                    orjson.dumps(message),
+                    over=doc["finished_at"] is not None,
+                )
+            except StoreUnavailable as exc:
+                raise self.games._unavailable(exc) from exc
+            if result.status is CommitStatus.APPLIED:
+                return doc, view
+            if result.status is CommitStatus.MISSING:
+                raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
+        raise ServiceError(ErrorCode.STALE_VERSION, 409, "the race kept changing; retry")
+
+    async def progress(
+        self,
+        doc: dict[str, Any],
+        with_actions: bool = False,
+        known: dict[str, engine.Klondike] | None = None,
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+        """Each player's game as progress figures (games exist once the race started),
+        and with ``with_actions`` each action log, all read in one round trip. A game in
+        ``known`` is taken as it is (its log is still read for the records)."""
+        known = known or {}
+        scoring = engine.Scoring(doc["scoring"])
+        opening = engine.Standing(
+            0, engine.VEGAS_START if scoring is engine.Scoring.VEGAS else 0, 0, scoring
+        )
+        players = doc["players"]
+        started = doc["start_at"] is not None
+        wanted = [
+            p["game_id"] for p in players if with_actions or (started and p["game_id"] not in known)
+        ]
+        found: dict[str, tuple[Any, list[str] | None]] = {}
+        if wanted:
+            try:
+                loaded = await self.store.load_many(wanted, with_actions)
+            except StoreUnavailable as exc:
+                raise self.games._unavailable(exc) from exc
+            found = dict(zip(wanted, loaded, strict=True))
+        progress: dict[str, dict[str, Any]] = {}
+        logs: dict[str, list[str]] = {}
+        for player in players:
+            stored, actions = found.get(player["game_id"], (None, None))
+            standing = opening
+            game = known.get(player["game_id"])
+            if game is not None and started:
+                standing = game.standing()
+            elif stored is not None and started:
+                # Read from the text: dealing the whole game again was the costliest part
+                # of a race update.
+                standing = engine.standing(stored.state)
+            progress[player["player_id"]] = figures(standing)
+            logs[player["player_id"]] = actions or []
+        return progress, logs
+
+    async def view(
+        self,
+        doc: dict[str, Any],
+        at: int | None = None,
+        progress: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The public race (see ``public_view``), reading the games' progress if needed."""
+        at = self.clock() if at is None else at
+        if progress is None:
+            progress, _ = await self.progress(doc)
+        return public_view(doc, at, progress)
+
+    async def publish_progress(
+        self, race_id: str, player_id: str, ending: str | None, game: engine.Klondike
+    ) -> None:
+        """One player's figures after an action, to every subscriber of the race."""
+        progress = {
+            "type": "race_progress",
+            "race_id": race_id,
+            "player_id": player_id,
+            "state": ending or "playing",
+            **figures(game.standing()),
+            "server_time": self.clock(),
+        }
+        try:
+            await self.store.publish(race_topic(race_id), orjson.dumps(progress))
+        except StoreUnavailable:
+            log.warning("race progress of %s not published", race_id)
+
+    # ------------------------------------------------------------------ timers
+
+    async def after_start(self, doc: dict[str, Any]) -> None:
+        """Sets the timers of a race that has just started."""
+        if doc["start_at"] is None or doc["finished_at"] is not None:
+            return
+        race_id = doc["race_id"]
+        self._later(doc["start_at"], lambda: self._announce(race_id))
+        if doc["ends_at"] is not None:
+            self._later(doc["ends_at"], lambda: self.expire(race_id))
+
+    def _later(self, at_ms: int, work: Callable[[], Awaitable[None]]) -> None:
+        """Runs ``work`` at server time ``at_ms``; other instances act lazily instead."""
+
+        async def run() -> None:
+            # The event loop's clock and the wall clock can disagree by a little: a timer
+            # that woke early must not announce a race that has not started yet.
+            while (wait := at_ms - self.clock()) > 0:
+                await asyncio.sleep(wait / 1000)
+            try:
+                await work()
+            except (ServiceError, StoreUnavailable) as exc:
+                log.warning("race timer failed: %s", exc)
+
+        task = asyncio.create_task(run())
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
+
+    async def _announce(self, race_id: str) -> None:
+        """Pushes the race again when the countdown ends, so clients flip to running."""
+
+        def mark_running(doc: dict[str, Any], at: int) -> bool:
+            # A saved change, so the message has a version of its own like every other.
+            if doc.get("announced") or doc["finished_at"] is not None:
+                return False
+            doc["announced"] = True
+            return True
+
+        await self.update(race_id, mark_running)
+
+    async def expire(self, race_id: str) -> None:
+        await self.update(race_id, lambda doc, at: doc["finished_at"] is None)

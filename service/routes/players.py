@@ -1,0 +1,144 @@
+"""HTTP routes of players, statistics, the daily challenge and leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..errors import ServiceError
+from ..guards.quotas import AddressQuota
+from ..http import bearer_token, json_response, read_body
+from ..players import Players
+from ..players.boards import Boards
+from ..players.careers import Careers, Results
+from ..players.daily import Daily
+from ..protocol import ErrorCode
+from ..protocol.players import CreatePlayerRequest, DailyPlayRequest, LinkRequest, RenameRequest
+
+
+def _players(request: Request) -> Players:
+    players: Players = request.app.state.players
+    return players
+
+
+def _int_query(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ServiceError(ErrorCode.BAD_MESSAGE, 422, f"{name} must be a number") from exc
+
+
+async def create_player(request: Request) -> Response:
+    body = await read_body(request, CreatePlayerRequest)
+    client = request.client.host if request.client else ""
+    limit = request.app.state.settings.players_per_hour
+    quota = AddressQuota(request.app.state.games.store, "new players", client, limit, 3600)
+    await quota.check()
+    created = await _players(request).create(body.name)
+    await quota.count()
+    return json_response(created, 201, {"location": "/players/me"})
+
+
+async def get_me(request: Request) -> Response:
+    return json_response(await _players(request).me(bearer_token(request)))
+
+
+async def rename_me(request: Request) -> Response:
+    body = await read_body(request, RenameRequest)
+    return json_response(await _players(request).rename(bearer_token(request), body.name))
+
+
+async def new_link_code(request: Request) -> Response:
+    return json_response(await _players(request).link_code(bearer_token(request)), 201)
+
+
+async def link_device(request: Request) -> Response:
+    body = await read_body(request, LinkRequest)
+    settings = request.app.state.settings
+    client = request.client.host if request.client else ""
+    limit = settings.code_failures_per_minute
+    wrong = AddressQuota(request.app.state.games.store, "wrong link codes", client, limit)
+    return json_response(await _players(request).link(body.link_code, wrong), 201)
+
+
+async def revoke_other_tokens(request: Request) -> Response:
+    return json_response(await _players(request).revoke(bearer_token(request)))
+
+
+async def _stats(request: Request, player_id: str, name: str) -> dict[str, Any]:
+    results: Results = request.app.state.results
+    return {"player_id": player_id, "name": name, **await results.stats(player_id)}
+
+
+async def my_stats(request: Request) -> Response:
+    player = await _players(request).authenticate(bearer_token(request))
+    careers: Careers = request.app.state.careers
+    await careers.repair_latest(player)
+    return json_response(await _stats(request, player.player_id, player.name))
+
+
+async def player_stats(request: Request) -> Response:
+    player = await _players(request).load(request.path_params["player_id"])
+    return json_response(await _stats(request, player.player_id, player.name))
+
+
+async def daily_overview(request: Request) -> Response:
+    daily: Daily = request.app.state.daily
+    return json_response(await daily.overview(bearer_token(request)))
+
+
+async def daily_play(request: Request) -> Response:
+    daily: Daily = request.app.state.daily
+    date, mode = request.path_params["date"], request.path_params["mode"]
+    body = await read_body(request, DailyPlayRequest)
+    created = await daily.play(date, mode, bearer_token(request), ranked_only=bool(body.ranked))
+    location = f"/games/{created['game_id']}"
+    return json_response(created, 201, {"location": location})
+
+
+async def daily_board(request: Request) -> Response:
+    daily: Daily = request.app.state.daily
+    date, mode = request.path_params["date"], request.path_params["mode"]
+    board = await daily.board(
+        date,
+        mode,
+        bearer_token(request),
+        _int_query(request, "top", 10),
+        _int_query(request, "around", 5),
+    )
+    return json_response(board)
+
+
+async def all_time_board(request: Request) -> Response:
+    boards: Boards = request.app.state.boards
+    token = bearer_token(request)
+    you = await _players(request).player_id_of(token) if token else None
+    board = await boards.all_time(
+        request.path_params["board"],
+        you,
+        _int_query(request, "top", 10),
+        _int_query(request, "around", 5),
+    )
+    return json_response(board)
+
+
+PLAYER_ROUTES = [
+    Route("/players", create_player, methods=["POST"]),
+    Route("/players/me", get_me, methods=["GET"]),
+    Route("/players/me", rename_me, methods=["PATCH"]),
+    Route("/players/me/link-codes", new_link_code, methods=["POST"]),
+    Route("/players/me/revoke-others", revoke_other_tokens, methods=["POST"]),
+    Route("/players/me/stats", my_stats, methods=["GET"]),
+    Route("/players/link", link_device, methods=["POST"]),
+    Route("/players/{player_id}/stats", player_stats, methods=["GET"]),
+    Route("/daily", daily_overview, methods=["GET"]),
+    Route("/daily/{date}/{mode}/games", daily_play, methods=["POST"]),
+    Route("/daily/{date}/{mode}", daily_board, methods=["GET"]),
+    Route("/leaderboards/{board}", all_time_board, methods=["GET"]),
+]

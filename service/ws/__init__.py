@@ -1,0 +1,65 @@
+"""The WebSocket endpoint: hello, subscribe, act, and ordered change delivery.
+
+Each connection has two tasks: the receive loop, which answers requests one at a time
+(``ws_frames`` admits each frame, ``ws_commands`` answers it), and a pump
+(``ws_pump``), which forwards the changes of subscribed games in version order, so a
+subscriber never sees a gap or a repeat.
+"""
+
+from __future__ import annotations
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
+
+from ..config import Settings
+from ..games import Games
+from ..guards.rates import AddressBuckets
+from ..races import Races
+from .commands import Commands
+from .frames import FrameGate, Outbox
+from .pump import Pump
+
+
+class Connection:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        games: Games,
+        races: Races,
+        settings: Settings,
+        page_buckets: AddressBuckets | None = None,
+    ) -> None:
+        self.ws = websocket
+        self.games = games
+        self.outbox = Outbox(websocket, games.metrics)
+        self.pump = Pump(self.outbox, games, races, settings, page_buckets)
+        self.commands = Commands(self.outbox, self.pump, settings)
+        self.gate = FrameGate(self.outbox, settings, self.commands.handle)
+
+    async def run(self) -> None:
+        await self.ws.accept()
+        metrics = self.games.metrics
+        metrics.connections.inc()
+        self.pump.start()
+        try:
+            while True:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                data = raw.encode() if raw is not None else message.get("bytes") or b""
+                if not await self.gate.admit(data):
+                    break
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            # The client left, possibly while an answer was being sent to it.
+            pass
+        finally:
+            try:
+                await self.pump.stop()
+            finally:
+                metrics.connections.dec()
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    state = websocket.app.state
+    pages = getattr(state, "page_buckets", None)
+    await Connection(websocket, state.games, state.races, state.settings, pages).run()

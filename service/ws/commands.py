@@ -1,0 +1,232 @@
+"""The requests of a WebSocket connection, read and answered one at a time: the hello,
+subscriptions, actions (with undo and resign), hints and race commands.
+
+Every request with an id is answered with that id: a result, or an error naming its code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from .. import engine
+from ..config import Settings
+from ..errors import RuleRejected, ServiceError
+from ..games import Applied
+from ..hints import Hints
+from ..protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, parse_action_input
+from ..protocol.ws import (
+    CLIENT_MESSAGE,
+    ActionMessage,
+    ClientMessage,
+    HelloMessage,
+    HintMessage,
+    PingMessage,
+    RaceCommandMessage,
+    ResignMessage,
+    SubscribeMessage,
+    UndoMessage,
+    UnsubscribeMessage,
+    UnwatchRaceMessage,
+    WatchRaceMessage,
+)
+from .frames import Outbox, request_id_of, welcome
+from .pump import Pump
+
+
+class Commands:
+    def __init__(self, outbox: Outbox, pump: Pump, settings: Settings) -> None:
+        self.outbox = outbox
+        self.pump = pump
+        self.games = pump.games
+        self.races = pump.races
+        self.settings = settings
+        self.greeted = False
+        # Asked for in hello: an accepted action's change rides in its result.
+        self.changes_in_results = False
+
+    async def handle(self, data: bytes) -> None:
+        outbox = self.outbox
+        try:
+            # Parsed and validated in one pass, without a dict of the frame in between.
+            message = CLIENT_MESSAGE.validate_json(data)
+        except ValidationError:
+            checked = await self.read_or_refuse(data)
+            if checked is None:
+                return
+            message = checked
+        request_id = getattr(message, "id", None)
+        if isinstance(message, PingMessage):
+            await outbox.send({"type": "pong", **({"id": message.id} if message.id else {})})
+            return
+        if isinstance(message, HelloMessage):
+            await self.hello(message)
+            return
+        if not self.greeted:
+            await outbox.error(
+                ErrorCode.HELLO_REQUIRED, "send hello with the protocol version first", request_id
+            )
+            return
+        try:
+            if isinstance(message, SubscribeMessage):
+                await self.pump.subscribe(message)
+            elif isinstance(message, UnsubscribeMessage):
+                await self.unsubscribe(message)
+            elif isinstance(message, ActionMessage | UndoMessage | ResignMessage):
+                await self.act(message)
+            elif isinstance(message, WatchRaceMessage):
+                await self.pump.watch_race(message)
+            elif isinstance(message, UnwatchRaceMessage):
+                await self.unwatch_race(message)
+            elif isinstance(message, RaceCommandMessage):
+                await self.race_command(message)
+            elif isinstance(message, HintMessage):
+                await self.hint(message)
+        except RuleRejected as exc:
+            await outbox.send(
+                {
+                    "type": "result",
+                    "id": request_id,
+                    "game_id": exc.game_id,
+                    "status": "rejected",
+                    "version": exc.version,
+                    "rejection": exc.rejection,
+                }
+            )
+        except ServiceError as exc:
+            await outbox.error(
+                exc.code,
+                exc.message,
+                request_id,
+                game_id=getattr(message, "game_id", None),
+                race_id=getattr(message, "race_id", None),
+                current_version=exc.extra.get("current_version"),
+                reason=exc.extra.get("reason"),
+            )
+
+    async def read_or_refuse(self, data: bytes) -> ClientMessage | None:
+        """A frame refused by the one-pass reader, read again in two steps: the error then
+        says whether it is not JSON or which field is wrong, with the frame's id if any.
+        None once that error is sent."""
+        try:
+            raw = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            await self.outbox.error(ErrorCode.BAD_JSON, f"frame is not valid JSON: {exc}")
+            return None
+        try:
+            message: ClientMessage = CLIENT_MESSAGE.validate_python(raw)
+            return message
+        except ValidationError as exc:
+            error = describe_validation_error(exc)
+            await self.outbox.error(ErrorCode.BAD_MESSAGE, error, request_id_of(raw))
+            return None
+
+    async def hello(self, message: HelloMessage) -> None:
+        if message.protocol != PROTOCOL_VERSION:
+            await self.outbox.error(
+                ErrorCode.UNSUPPORTED_PROTOCOL,
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {message.protocol}",
+            )
+            return
+        self.greeted = True
+        self.changes_in_results = message.changes_in_results
+        await self.outbox.send(welcome(message, self.settings))
+
+    async def unsubscribe(self, message: UnsubscribeMessage) -> None:
+        await self.pump.unsubscribe(message.game_id)
+        await self.outbox.send(
+            {"type": "unsubscribed", "id": message.id, "game_id": message.game_id}
+        )
+
+    async def unwatch_race(self, message: UnwatchRaceMessage) -> None:
+        await self.pump.unwatch_race(message.race_id)
+        await self.outbox.send(
+            {"type": "unsubscribed", "id": message.id, "race_id": message.race_id}
+        )
+
+    async def race_command(self, message: RaceCommandMessage) -> None:
+        token = self.pump.race_watches.get(message.race_id)
+        if token is None:
+            raise ServiceError(
+                ErrorCode.NOT_PLAYER, 403, "watch the race with your player token first"
+            )
+        races, race_id = self.races, message.race_id
+        command = message.command
+        if command in ("ready", "unready"):
+            await races.lobby.set_ready(race_id, token, command == "ready")
+        elif command == "start":
+            await races.lobby.start(race_id, token)
+        elif command == "resign":
+            await races.resign_game(race_id, token)
+        else:
+            await races.lobby.rematch(race_id, token)
+        await self.outbox.send(
+            {"type": "result", "id": message.id, "race_id": race_id, "status": "accepted"}
+        )
+
+    async def hint(self, message: HintMessage) -> None:
+        sub = self.pump.subscriptions.get(message.game_id)
+        if sub is None or sub.role != "player":
+            raise ServiceError(
+                ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to ask for hints"
+            )
+        hints: Hints = self.outbox.ws.app.state.hints
+        answer = await hints.hint(message.game_id, sub.token)
+        await self.outbox.send({"type": "hint", "id": message.id, **answer})
+
+    async def act(self, message: ActionMessage | UndoMessage | ResignMessage) -> None:
+        sub = self.pump.subscriptions.get(message.game_id)
+        if sub is None:
+            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
+        if sub.role != "player":
+            raise ServiceError(
+                ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to play this game"
+            )
+        if isinstance(message, ActionMessage):
+            try:
+                action = parse_action_input(message.action)
+            except engine.InvalidActionError as exc:
+                raise ServiceError(
+                    ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
+                ) from exc
+        elif isinstance(message, UndoMessage):
+            action = engine.Undo()
+        else:
+            action = engine.Resign()
+        expected_version = None if isinstance(message, ResignMessage) else message.expected_version
+        if not self.changes_in_results:
+            applied = await self.games.act(
+                message.game_id, sub.token, action, expected_version, message.id
+            )
+            await self.outbox.send(_accepted(message.id, message.game_id, applied))
+            return
+        # The pump waits while the action is committed: its change, which can come back
+        # through pub/sub before the commit's own reply, must not overtake the result that
+        # carries it. The change rides along only when it is the next one this connection
+        # is due; otherwise (changes made elsewhere not forwarded yet) the pump sends it
+        # after those, as a frame, and skips it here by its version.
+        async with self.pump.lock:
+            with self.pump.hold(message.game_id) as held:
+                applied = await self.games.act(
+                    message.game_id, sub.token, action, expected_version, message.id
+                )
+                result = _accepted(message.id, message.game_id, applied)
+                if applied.change_json is not None and sub.last_version == applied.version - 1:
+                    # Already serialized for the commit: embedded as it is.
+                    result["change"] = orjson.Fragment(applied.change_json)
+                    sub.last_version = held.carried = applied.version
+            await self.outbox.send(result)
+
+
+def _accepted(request_id: str, game_id: str, applied: Applied) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "id": request_id,
+        "game_id": game_id,
+        "status": "accepted",
+        "version": applied.version,
+        "notation": applied.notation,
+        "duplicate": applied.duplicate,
+    }
