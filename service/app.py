@@ -58,7 +58,7 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 def rate_limited(scope: Scope, kind: str, wait: float) -> Response:
-    """The answer to a request over its client address's limit (``limits.RateLimits``)."""
+    """The answer to a request over its client address's limit (``guards.rates.RateLimits``)."""
     settings: Settings = scope["app"].state.settings
     if kind == "write":
         rate, burst = settings.http_write_rate_per_second, settings.http_write_burst

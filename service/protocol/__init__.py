@@ -1,15 +1,13 @@
 """The wire protocol's shared core: what every message is made of.
 
-Ids and card text, the ``Model`` base, actions, the public state and hints, events,
-JSON Patch operations, error codes, problem details and health, and ``Change``, which
+Ids and card text, the ``Model`` base, actions, the public state and hints, events, JSON
+Patch operations, error codes, problem details and health, and ``Change``, which
 WebSocket pushes and REST returns alike; with the bridge between wire actions and engine
-actions. The bodies
-built from them live beside this module: ``protocol_games`` (REST bodies of games),
-``protocol_races`` (races), ``protocol_players`` (players) and ``protocol_ws``
-(WebSocket messages). Together they are the single source of ``schemas/``
-(``python -m service.schemas``) and of the OpenAPI document. The service builds outbound
-messages as plain dicts for speed; the test suite validates every one of them against
-the committed schemas.
+actions. The bodies built from them are this package's modules: ``games`` (REST bodies
+of games), ``races`` (races), ``players`` (players) and ``ws`` (WebSocket messages).
+Together they are the single source of ``schemas/`` (``python -m service.schemas``) and
+of the OpenAPI document. The service builds outbound messages as plain dicts for speed;
+the test suite validates every one of them against the committed schemas.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The wire models of players, statistics, the daily challenge and leaderboards (REST).
 
-Part of the protocol like ``protocol``: the source of their schemas in ``schemas/rest``.
+Part of the protocol like its core, ``service.protocol``: the source of their schemas in
+``schemas/rest``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The wire models of races: the public race, its ranking, and its REST bodies.
 
-Part of the protocol like ``protocol``: the source of their schemas in ``schemas/rest``,
-and of the race in the WebSocket's ``race`` message.
+Part of the protocol like its core, ``service.protocol``: the source of their schemas in
+``schemas/rest``, and of the race in the WebSocket's ``race`` message.
 """
 
 from __future__ import annotations

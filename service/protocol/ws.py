@@ -1,7 +1,8 @@
 """The WebSocket messages: every frame the server sends, and every one a client may.
 
-Part of the protocol like ``protocol``: the source of ``schemas/server-message.json`` and
-``schemas/client-message.json``; ``CLIENT_MESSAGE`` validates what a client sends.
+Part of the protocol like its core, ``service.protocol``: the source of
+``schemas/server-message.json`` and ``schemas/client-message.json``; ``CLIENT_MESSAGE``
+validates what a client sends.
 """
 
 from __future__ import annotations
