@@ -14,6 +14,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -129,3 +130,16 @@ def test_the_installed_console_script_serves_the_web_front_end(tmp_path: Path) -
         service.terminate()
         _, errors = service.communicate(timeout=10)
     assert b"Traceback" not in errors, errors.decode(errors="replace")[-2000:]
+
+
+def test_every_package_of_the_service_goes_into_the_wheel() -> None:
+    """setuptools ships the packages pyproject.toml lists, and no others: a new package
+    missing from the list would be missing from the wheel and the image."""
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    on_disk = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "service").rglob("__init__.py")
+    }
+    assert on_disk - listed == set()
