@@ -189,10 +189,14 @@ class LegalMoves(Table):
 
     def _plan_move(self, move: Move) -> Move:
         """The move as it will be played: ``move`` itself when it names its places already."""
+        if move.count < 1 or move.count > MAX_COUNT:
+            raise InvalidActionError("bad_count", f"cannot move {move.count} cards")
+        return self._plan_landing(move, self._leaving_card(move))
+
+    def _leaving_card(self, move: Move) -> Card:
+        """The lowest card ``move`` takes, once its source lets it go."""
         source, target, count = move.source, move.target, move.count
         kind = source.kind
-        if count < 1 or count > MAX_COUNT:
-            raise InvalidActionError("bad_count", f"cannot move {count} cards")
         if kind is PileKind.COLUMN:
             i = self._column_index(source)
             col = self.columns[i]
@@ -207,14 +211,14 @@ class LegalMoves(Table):
                 raise IllegalActionError(self.R_FACE_DOWN)
             if start < self._movable_start(i):
                 raise IllegalActionError(self.R_GROUP)
-            card = col[start]
-        elif kind is PileKind.WASTE:
+            return col[start]
+        if kind is PileKind.WASTE:
             if not self.waste:
                 raise InvalidActionError("empty_pile", "the waste is empty")
             if count != 1:
                 raise IllegalActionError(self.R_WASTE_TOP)
-            card = self.waste[-1]
-        elif kind is PileKind.FOUNDATION:
+            return self.waste[-1]
+        if kind is PileKind.FOUNDATION:
             if source.index is None:
                 raise InvalidActionError("bad_source", "name the foundation place (f1, f2, ...)")
             place = self._foundation_index(source)
@@ -223,14 +227,16 @@ class LegalMoves(Table):
                 raise InvalidActionError("empty_pile", f"foundation {source} is empty")
             if count != 1 or target.kind is not PileKind.COLUMN:
                 raise IllegalActionError(self.R_RETURN)
-            card = self.foundation_suit(place) * 13 + height - 1
-        else:
-            raise InvalidActionError("bad_source", "cards leave the stock only by drawing (d)")
+            return self.foundation_suit(place) * 13 + height - 1
+        raise InvalidActionError("bad_source", "cards leave the stock only by drawing (d)")
 
+    def _plan_landing(self, move: Move, card: Card) -> Move:
+        """``move`` with its target place resolved, once the target takes ``card``."""
+        source, target, count = move.source, move.target, move.count
         tkind = target.kind
         if tkind is PileKind.COLUMN:
             j = self._column_index(target)
-            if kind is PileKind.COLUMN and j == source.index:
+            if source.kind is PileKind.COLUMN and j == source.index:
                 raise InvalidActionError("same_pile", "source and target are the same column")
             tcol = self.columns[j]
             if not tcol:

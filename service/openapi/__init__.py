@@ -30,10 +30,11 @@ from ..protocol.races import (
     RaceResponse,
     ReadyRequest,
 )
-from .common import ERROR_STATUS, json_body
+from .common import ERROR_STATUS
 from .games import game_paths
 from .players import PLAYER_MODELS, player_paths
 from .races import race_paths
+from .service import service_paths
 
 _MODELS: list[type[BaseModel]] = [
     ActionAccepted,
@@ -59,18 +60,6 @@ _MODELS: list[type[BaseModel]] = [
 
 __all__ = ["ERROR_STATUS", "openapi_document"]
 
-_API_INDEX: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "service": {"const": "solitaire"},
-        "openapi": {"type": "string"},
-        "websocket": {"type": "string"},
-        "games": {"type": "string"},
-    },
-    "required": ["service", "openapi", "websocket", "games"],
-    "additionalProperties": False,
-}
-
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
@@ -95,60 +84,7 @@ def openapi_document() -> dict[str, Any]:
         "paths": {
             **game_paths(),
             **race_paths(),
-            "/api": {
-                "get": {
-                    "operationId": "apiIndex",
-                    "summary": "Where the API documents and entry points are",
-                    "responses": {
-                        "200": {
-                            "description": "Paths of the OpenAPI document, the WebSocket "
-                            "and the games",
-                            "content": {"application/json": {"schema": _API_INDEX}},
-                        }
-                    },
-                }
-            },
-            "/openapi.json": {
-                "get": {
-                    "operationId": "openapi",
-                    "summary": "This document",
-                    "responses": {
-                        "200": {
-                            "description": "OpenAPI 3.1",
-                            "content": {"application/json": {"schema": {"type": "object"}}},
-                        }
-                    },
-                }
-            },
-            "/metrics": {
-                "get": {
-                    "operationId": "metrics",
-                    "summary": "Prometheus metrics of this instance",
-                    "responses": {
-                        "200": {
-                            "description": "Text exposition format",
-                            "content": {"text/plain": {"schema": {"type": "string"}}},
-                        }
-                    },
-                }
-            },
-            "/healthz": {
-                "get": {
-                    "operationId": "health",
-                    "summary": "Liveness",
-                    "responses": {"200": json_body(Health, "Alive")},
-                }
-            },
-            "/readyz": {
-                "get": {
-                    "operationId": "ready",
-                    "summary": "Readiness: fails when the store is unreachable",
-                    "responses": {
-                        "200": json_body(Health, "Ready"),
-                        "503": json_body(Health, "Store unreachable"),
-                    },
-                }
-            },
+            **service_paths(),
             **player_paths(),
         },
     }

@@ -18,9 +18,24 @@ def json_body(model: type[BaseModel], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": ref(model)}}}
 
 
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-RACE_ID = {"name": "race_id", "in": "path", "required": True, "schema": {"type": "string"}}
+def request_body(model: type[BaseModel], *, required: bool | None = None) -> dict[str, Any]:
+    """A JSON request body; ``required`` is left out of the document unless given, as the
+    published document has always done for the operations that do not state it."""
+    content = {"application/json": {"schema": ref(model)}}
+    if required is None:
+        return {"content": content}
+    return {"required": required, "content": content}
+
+
+def path_param(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+GAME_ID = path_param("game_id")
+RACE_ID = path_param("race_id")
 AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
+# Without a token the operation answers too, with what anyone may see.
+OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 
 # The HTTP status of every error code (docs/protocol.md repeats it in its error table).
 # Codes without one are sent over the WebSocket only.
@@ -141,3 +156,18 @@ def errors(*codes: ErrorCode) -> dict[str, Any]:
             },
         }
     return responses
+
+
+def game_read(
+    operation_id: str,
+    summary: str,
+    model: type[BaseModel],
+    answer: str,
+    *codes: ErrorCode,
+) -> dict[str, Any]:
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        "parameters": [GAME_ID],
+        "responses": {"200": json_body(model, answer), **errors(*codes)},
+    }

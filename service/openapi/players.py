@@ -24,7 +24,19 @@ from ..protocol.players import (
     RenameRequest,
     Revoked,
 )
-from .common import AUTH, BODY, ENDED_GAME_READ, WRITE, errors, json_body, ref
+from .common import (
+    AUTH,
+    BODY,
+    ENDED_GAME_READ,
+    GAME_ID,
+    OPTIONAL_AUTH,
+    WRITE,
+    errors,
+    game_read,
+    json_body,
+    path_param,
+    request_body,
+)
 
 PLAYER_MODELS: list[type[BaseModel]] = [
     CreatePlayerRequest,
@@ -49,179 +61,197 @@ _TOKEN = ErrorCode.UNAUTHORIZED
 _BOARD = [ErrorCode.NOT_FOUND, ErrorCode.BAD_MESSAGE, ErrorCode.UNAUTHORIZED]
 
 
-def _path_param(name: str) -> dict[str, Any]:
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-
-
 def _query(name: str, default: int, maximum: int) -> dict[str, Any]:
     schema = {"type": "integer", "minimum": 0, "maximum": maximum, "default": default}
     return {"name": name, "in": "query", "schema": schema}
 
 
-def _body(model: Any) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": ref(model)}}}
+_BOARD_QUERY = [_query("top", 10, 100), _query("around", 5, 25)]
 
 
 def player_paths() -> dict[str, Any]:
-    board_query = [_query("top", 10, 100), _query("around", 5, 25)]
-    optional_player: list[dict[str, list[str]]] = [{}, {"bearer": []}]
     return {
-        "/games/{game_id}/hint": {
-            "post": {
-                "operationId": "postHint",
-                "summary": "One suggested action, from what the player can see (counted)",
-                "security": AUTH,
-                "parameters": [_path_param("game_id")],
-                "responses": {
-                    "200": json_body(HintResponse, "A hint, or null"),
-                    **errors(ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *WRITE),
-                },
-            }
-        },
+        "/games/{game_id}/hint": {"post": _post_hint()},
         "/games/{game_id}/analysis": {
-            "get": {
-                "operationId": "getAnalysis",
-                "summary": "Was it winnable? Verdicts of an ended game, from the deal and from "
+            "get": game_read(
+                "getAnalysis",
+                "Was it winnable? Verdicts of an ended game, from the deal and from "
                 "where the player stopped",
-                "parameters": [_path_param("game_id")],
-                "responses": {
-                    "200": json_body(AnalysisResponse, "Verdicts"),
-                    **errors(*ENDED_GAME_READ),
-                },
-            }
+                AnalysisResponse,
+                "Verdicts",
+                *ENDED_GAME_READ,
+            )
         },
-        "/players": {
-            "post": {
-                "operationId": "createPlayer",
-                "summary": "Create an anonymous player; the token is shown once",
-                "requestBody": _body(CreatePlayerRequest),
-                "responses": {
-                    "201": json_body(PlayerCreated, "Created"),
-                    **errors(*BODY, ErrorCode.BAD_NAME),
-                },
-            }
+        "/players": {"post": _create_player()},
+        "/players/me": {"get": _get_me(), "patch": _rename_me()},
+        "/players/me/link-codes": {"post": _new_link_code()},
+        "/players/link": {"post": _link_device()},
+        "/players/me/revoke-others": {"post": _revoke_other_tokens()},
+        "/players/me/stats": {"get": _get_my_stats()},
+        "/players/{player_id}/stats": {"get": _get_player_stats()},
+        "/daily": {"get": _get_daily()},
+        "/daily/{date}/{mode}/games": {"post": _play_daily()},
+        "/daily/{date}/{mode}": {"get": _get_daily_board()},
+        "/leaderboards/{board}": {"get": _get_leaderboard()},
+    }
+
+
+def _post_hint() -> dict[str, Any]:
+    return {
+        "operationId": "postHint",
+        "summary": "One suggested action, from what the player can see (counted)",
+        "security": AUTH,
+        "parameters": [GAME_ID],
+        "responses": {
+            "200": json_body(HintResponse, "A hint, or null"),
+            **errors(ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *WRITE),
         },
-        "/players/me": {
-            "get": {
-                "operationId": "getMe",
-                "summary": "The player of the token",
-                "security": AUTH,
-                "responses": {"200": json_body(PlayerView, "You"), **errors(_TOKEN)},
-            },
-            "patch": {
-                "operationId": "renameMe",
-                "summary": "Change your display name",
-                "security": AUTH,
-                "requestBody": _body(RenameRequest),
-                "responses": {
-                    "200": json_body(PlayerView, "Renamed"),
-                    **errors(*BODY, _TOKEN, ErrorCode.BAD_NAME),
-                },
-            },
+    }
+
+
+def _create_player() -> dict[str, Any]:
+    return {
+        "operationId": "createPlayer",
+        "summary": "Create an anonymous player; the token is shown once",
+        "requestBody": request_body(CreatePlayerRequest, required=True),
+        "responses": {
+            "201": json_body(PlayerCreated, "Created"),
+            **errors(*BODY, ErrorCode.BAD_NAME),
         },
-        "/players/me/link-codes": {
-            "post": {
-                "operationId": "newLinkCode",
-                "summary": "A single-use code for joining this player from another device",
-                "security": AUTH,
-                "responses": {"201": json_body(LinkCode, "Code"), **errors(_TOKEN, *WRITE)},
-            }
+    }
+
+
+def _get_me() -> dict[str, Any]:
+    return {
+        "operationId": "getMe",
+        "summary": "The player of the token",
+        "security": AUTH,
+        "responses": {"200": json_body(PlayerView, "You"), **errors(_TOKEN)},
+    }
+
+
+def _rename_me() -> dict[str, Any]:
+    return {
+        "operationId": "renameMe",
+        "summary": "Change your display name",
+        "security": AUTH,
+        "requestBody": request_body(RenameRequest, required=True),
+        "responses": {
+            "200": json_body(PlayerView, "Renamed"),
+            **errors(*BODY, _TOKEN, ErrorCode.BAD_NAME),
         },
-        "/players/link": {
-            "post": {
-                "operationId": "linkDevice",
-                "summary": "Trade a link code for a token of the same player",
-                "requestBody": _body(LinkRequest),
-                "responses": {
-                    "201": json_body(PlayerCreated, "Linked: a new token of the same player"),
-                    # 404: no such code, or it was used or expired; 429 after too many.
-                    **errors(*BODY, ErrorCode.NOT_FOUND),
-                },
-            }
+    }
+
+
+def _new_link_code() -> dict[str, Any]:
+    return {
+        "operationId": "newLinkCode",
+        "summary": "A single-use code for joining this player from another device",
+        "security": AUTH,
+        "responses": {"201": json_body(LinkCode, "Code"), **errors(_TOKEN, *WRITE)},
+    }
+
+
+def _link_device() -> dict[str, Any]:
+    return {
+        "operationId": "linkDevice",
+        "summary": "Trade a link code for a token of the same player",
+        "requestBody": request_body(LinkRequest, required=True),
+        "responses": {
+            "201": json_body(PlayerCreated, "Linked: a new token of the same player"),
+            # 404: no such code, or it was used or expired; 429 after too many.
+            **errors(*BODY, ErrorCode.NOT_FOUND),
         },
-        "/players/me/revoke-others": {
-            "post": {
-                "operationId": "revokeOtherTokens",
-                "summary": "Revoke every token of the player except this one",
-                "security": AUTH,
-                "responses": {"200": json_body(Revoked, "Revoked"), **errors(_TOKEN, *WRITE)},
-            }
+    }
+
+
+def _revoke_other_tokens() -> dict[str, Any]:
+    return {
+        "operationId": "revokeOtherTokens",
+        "summary": "Revoke every token of the player except this one",
+        "security": AUTH,
+        "responses": {"200": json_body(Revoked, "Revoked"), **errors(_TOKEN, *WRITE)},
+    }
+
+
+def _get_my_stats() -> dict[str, Any]:
+    return {
+        "operationId": "getMyStats",
+        "summary": "Your statistics per mode",
+        "security": AUTH,
+        "responses": {
+            "200": json_body(PlayerStats, "Statistics"),
+            **errors(_TOKEN),
         },
-        "/players/me/stats": {
-            "get": {
-                "operationId": "getMyStats",
-                "summary": "Your statistics per mode",
-                "security": AUTH,
-                "responses": {
-                    "200": json_body(PlayerStats, "Statistics"),
-                    **errors(_TOKEN),
-                },
-            }
+    }
+
+
+def _get_player_stats() -> dict[str, Any]:
+    return {
+        "operationId": "getPlayerStats",
+        "summary": "Another player's statistics (public)",
+        "parameters": [path_param("player_id")],
+        "responses": {
+            "200": json_body(PlayerStats, "Statistics"),
+            **errors(ErrorCode.NOT_FOUND),
         },
-        "/players/{player_id}/stats": {
-            "get": {
-                "operationId": "getPlayerStats",
-                "summary": "Another player's statistics (public)",
-                "parameters": [_path_param("player_id")],
-                "responses": {
-                    "200": json_body(PlayerStats, "Statistics"),
-                    **errors(ErrorCode.NOT_FOUND),
-                },
-            }
+    }
+
+
+def _get_daily() -> dict[str, Any]:
+    return {
+        "operationId": "getDaily",
+        "summary": "Today's challenges (UTC) and the time to the next ones",
+        "security": OPTIONAL_AUTH,
+        "responses": {
+            "200": json_body(DailyOverview, "Today"),
+            **errors(_TOKEN),
         },
-        "/daily": {
-            "get": {
-                "operationId": "getDaily",
-                "summary": "Today's challenges (UTC) and the time to the next ones",
-                "security": optional_player,
-                "responses": {
-                    "200": json_body(DailyOverview, "Today"),
-                    **errors(_TOKEN),
-                },
-            }
+    }
+
+
+def _play_daily() -> dict[str, Any]:
+    return {
+        "operationId": "playDaily",
+        "summary": "A game of today's challenge: your first is ranked",
+        "security": OPTIONAL_AUTH,
+        "parameters": [path_param("date"), path_param("mode")],
+        "requestBody": request_body(DailyPlayRequest, required=False),
+        "responses": {
+            "201": json_body(DailyGameCreated, "Created"),
+            **errors(
+                *_BOARD,
+                *WRITE,
+                *BODY,
+                ErrorCode.DAILY_CLOSED,
+                ErrorCode.DAILY_ATTEMPT_USED,
+                ErrorCode.WINNABLE_POOL_EMPTY,
+            ),
         },
-        "/daily/{date}/{mode}/games": {
-            "post": {
-                "operationId": "playDaily",
-                "summary": "A game of today's challenge: your first is ranked",
-                "security": optional_player,
-                "parameters": [_path_param("date"), _path_param("mode")],
-                "requestBody": {**_body(DailyPlayRequest), "required": False},
-                "responses": {
-                    "201": json_body(DailyGameCreated, "Created"),
-                    **errors(
-                        *_BOARD,
-                        *WRITE,
-                        *BODY,
-                        ErrorCode.DAILY_CLOSED,
-                        ErrorCode.DAILY_ATTEMPT_USED,
-                        ErrorCode.WINNABLE_POOL_EMPTY,
-                    ),
-                },
-            }
+    }
+
+
+def _get_daily_board() -> dict[str, Any]:
+    return {
+        "operationId": "getDailyBoard",
+        "summary": "A challenge's leaderboard (code and games once the day is over)",
+        "security": OPTIONAL_AUTH,
+        "parameters": [path_param("date"), path_param("mode"), *_BOARD_QUERY],
+        "responses": {
+            "200": json_body(DailyBoard, "Board"),
+            **errors(*_BOARD, ErrorCode.WINNABLE_POOL_EMPTY),
         },
-        "/daily/{date}/{mode}": {
-            "get": {
-                "operationId": "getDailyBoard",
-                "summary": "A challenge's leaderboard (code and games once the day is over)",
-                "security": optional_player,
-                "parameters": [_path_param("date"), _path_param("mode"), *board_query],
-                "responses": {
-                    "200": json_body(DailyBoard, "Board"),
-                    **errors(*_BOARD, ErrorCode.WINNABLE_POOL_EMPTY),
-                },
-            }
-        },
-        "/leaderboards/{board}": {
-            "get": {
-                "operationId": "getLeaderboard",
-                "summary": "All-time boards: `best-time.<mode>` and `streak.<mode>`",
-                "security": optional_player,
-                "parameters": [_path_param("board"), *board_query],
-                "responses": {
-                    "200": json_body(Board, "Board"),
-                    **errors(*_BOARD),
-                },
-            }
+    }
+
+
+def _get_leaderboard() -> dict[str, Any]:
+    return {
+        "operationId": "getLeaderboard",
+        "summary": "All-time boards: `best-time.<mode>` and `streak.<mode>`",
+        "security": OPTIONAL_AUTH,
+        "parameters": [path_param("board"), *_BOARD_QUERY],
+        "responses": {
+            "200": json_body(Board, "Board"),
+            **errors(*_BOARD),
         },
     }

@@ -14,10 +14,54 @@ from ..protocol.races import (
     RaceResponse,
     ReadyRequest,
 )
-from .common import AUTH, BODY, RACE_COMMAND, RACE_ID, WRITE, errors, json_body, ref
+from .common import (
+    AUTH,
+    BODY,
+    OPTIONAL_AUTH,
+    RACE_COMMAND,
+    RACE_ID,
+    WRITE,
+    errors,
+    json_body,
+    request_body,
+)
 
 
-def race_command(
+def race_paths() -> dict[str, Any]:
+    return {
+        "/races": {"post": _create_race()},
+        "/races/join": {"post": _join_race()},
+        "/races/{race_id}": {"get": _get_race()},
+        "/races/{race_id}/ready": {
+            "post": _race_command("raceReady", "Set ready", ReadyRequest, ErrorCode.RACE_STARTED)
+        },
+        "/races/{race_id}/start": {
+            "post": _race_command(
+                "raceStart", "Start (host)", None, ErrorCode.NOT_HOST, ErrorCode.RACE_STARTED
+            )
+        },
+        "/races/{race_id}/resign": {
+            "post": _race_command(
+                "raceResign",
+                "Resign",
+                None,
+                ErrorCode.RACE_NOT_STARTED,
+                ErrorCode.RACE_OVER,
+            )
+        },
+        "/races/{race_id}/rematch": {
+            "post": _race_command(
+                "raceRematch",
+                "New race, same players, new deal",
+                None,
+                ErrorCode.RACE_NOT_FINISHED,
+                ErrorCode.BAD_CODE,
+            )
+        },
+    }
+
+
+def _race_command(
     operation_id: str, summary: str, body: type[BaseModel] | None, *codes: ErrorCode
 ) -> dict[str, Any]:
     operation: dict[str, Any] = {
@@ -31,82 +75,54 @@ def race_command(
         },
     }
     if body is not None:
-        operation["requestBody"] = {"content": {"application/json": {"schema": ref(body)}}}
-    return {"post": operation}
+        operation["requestBody"] = request_body(body)
+    return operation
 
 
-def race_paths() -> dict[str, Any]:
+def _create_race() -> dict[str, Any]:
     return {
-        "/races": {
-            "post": {
-                "operationId": "createRace",
-                "summary": "Create a race; you are its host and first player",
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": ref(CreateRaceRequest)}},
-                },
-                "responses": {
-                    "201": json_body(RaceJoined, "Created"),
-                    **errors(
-                        *BODY,
-                        ErrorCode.BAD_CODE,
-                        ErrorCode.UNAUTHORIZED,
-                        ErrorCode.WINNABLE_POOL_EMPTY,
-                    ),
-                },
-            }
+        "operationId": "createRace",
+        "summary": "Create a race; you are its host and first player",
+        "requestBody": request_body(CreateRaceRequest, required=True),
+        "responses": {
+            "201": json_body(RaceJoined, "Created"),
+            **errors(
+                *BODY,
+                ErrorCode.BAD_CODE,
+                ErrorCode.UNAUTHORIZED,
+                ErrorCode.WINNABLE_POOL_EMPTY,
+            ),
         },
-        "/races/join": {
-            "post": {
-                "operationId": "joinRace",
-                "summary": "Join a race in its lobby with the shared join code",
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": ref(JoinRaceRequest)}},
-                },
-                "responses": {
-                    "201": json_body(RaceJoined, "Joined"),
-                    **errors(
-                        *BODY,
-                        ErrorCode.NOT_FOUND,
-                        ErrorCode.RACE_FULL,
-                        ErrorCode.RACE_STARTED,
-                        ErrorCode.STALE_VERSION,
-                        ErrorCode.UNAUTHORIZED,
-                    ),
-                },
-            }
+    }
+
+
+def _join_race() -> dict[str, Any]:
+    return {
+        "operationId": "joinRace",
+        "summary": "Join a race in its lobby with the shared join code",
+        "requestBody": request_body(JoinRaceRequest, required=True),
+        "responses": {
+            "201": json_body(RaceJoined, "Joined"),
+            **errors(
+                *BODY,
+                ErrorCode.NOT_FOUND,
+                ErrorCode.RACE_FULL,
+                ErrorCode.RACE_STARTED,
+                ErrorCode.STALE_VERSION,
+                ErrorCode.UNAUTHORIZED,
+            ),
         },
-        "/races/{race_id}": {
-            "get": {
-                "operationId": "getRace",
-                "summary": "Lobby, progress and (once over) result; `you` with a token",
-                "security": [{}, {"bearer": []}],
-                "parameters": [RACE_ID],
-                "responses": {
-                    "200": json_body(RaceResponse, "The race"),
-                    **errors(*RACE_COMMAND),
-                },
-            }
+    }
+
+
+def _get_race() -> dict[str, Any]:
+    return {
+        "operationId": "getRace",
+        "summary": "Lobby, progress and (once over) result; `you` with a token",
+        "security": OPTIONAL_AUTH,
+        "parameters": [RACE_ID],
+        "responses": {
+            "200": json_body(RaceResponse, "The race"),
+            **errors(*RACE_COMMAND),
         },
-        "/races/{race_id}/ready": race_command(
-            "raceReady", "Set ready", ReadyRequest, ErrorCode.RACE_STARTED
-        ),
-        "/races/{race_id}/start": race_command(
-            "raceStart", "Start (host)", None, ErrorCode.NOT_HOST, ErrorCode.RACE_STARTED
-        ),
-        "/races/{race_id}/resign": race_command(
-            "raceResign",
-            "Resign",
-            None,
-            ErrorCode.RACE_NOT_STARTED,
-            ErrorCode.RACE_OVER,
-        ),
-        "/races/{race_id}/rematch": race_command(
-            "raceRematch",
-            "New race, same players, new deal",
-            None,
-            ErrorCode.RACE_NOT_FINISHED,
-            ErrorCode.BAD_CODE,
-        ),
     }
