@@ -209,8 +209,6 @@ class Careers:
         self.boards = boards
         self.games = games
         self.ttl_seconds = ttl_seconds
-        games.players = self
-        daily.close_attempts = self.close_attempts
 
     async def first_action(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike

@@ -12,12 +12,13 @@ import asyncio
 import contextlib
 import datetime as dt
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 import orjson
 
 from .. import engine
+from ..analysis import Analysis
 from ..errors import ServiceError, from_store
 from ..games import Games, new_game_id
 from ..protocol import ErrorCode
@@ -30,9 +31,6 @@ _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DAY_MS = 86_400_000
 _ATTEMPT_TTL_SECONDS = 400 * 86_400
 _CLOSE_WAIT_SECONDS = 2.0
-
-# Where certified deals come from: mode -> a secret code the solver has won.
-WinnableDeals = Callable[[str], Awaitable[engine.GameCode]]
 
 
 def challenge_id(day: dt.date, mode: str) -> str:
@@ -49,15 +47,6 @@ def end_ms(day: dt.date) -> int:
     return int(start.timestamp() * 1000) + _DAY_MS
 
 
-def _code_for(mode: str) -> engine.GameCode:
-    game, draw_scoring = mode.split(".")
-    return engine.GameCode.random_secret(
-        engine.GameKind(game),
-        int(draw_scoring[1]),
-        engine.Scoring.NORMAL if draw_scoring[2] == "N" else engine.Scoring.VEGAS,
-    )
-
-
 class Daily:
     def __init__(
         self,
@@ -66,15 +55,16 @@ class Daily:
         boards: Boards,
         records: Records,
         clock: Callable[[], float],
-        winnable: WinnableDeals | None = None,
+        analysis: Analysis,
     ) -> None:
         self.games = games
         self.players = players
         self.boards = boards
         self.records = records
         self.clock = clock
-        self.winnable = winnable
-        # Set by the players' layer: finishes a challenge's attempts still open at its end.
+        self.analysis = analysis
+        # Counts a challenge's attempts still open at its end. The careers do that, and
+        # they are built on this object: the lifespan links them once both exist.
         self.close_attempts: Callable[[str], Coroutine[Any, Any, None]] | None = None
         self._closing: dict[str, asyncio.Task[None]] = {}
 
@@ -110,7 +100,7 @@ class Daily:
         if existing is not None:
             return engine.GameCode.parse(existing)
         mode = challenge[11:]
-        code = await self.winnable(mode) if self.winnable else _code_for(mode)
+        code = await self.analysis.take_winnable(mode)
         await from_store(self.records.claim(key, str(code)))
         # Another instance may have chosen first: everyone plays the stored one.
         stored = await from_store(self.records.get(key))

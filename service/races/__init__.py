@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from .. import engine
+from ..analysis import Analysis
 from ..config import Settings
 from ..errors import ServiceError
 from ..games import Games
@@ -35,11 +36,10 @@ def _clock() -> int:
 class Races:
     """Race logic; also the ``RaceHooks`` through which ``Games`` asks about race games."""
 
-    def __init__(self, games: Games, settings: Settings) -> None:
+    def __init__(self, games: Games, settings: Settings, analysis: Analysis) -> None:
         self.games = games
         self.updates = RaceUpdates(games, _clock)
-        self.lobby = RaceLobby(self.updates, games, settings)
-        games.races = self
+        self.lobby = RaceLobby(self.updates, games, settings, analysis)
 
     async def close(self) -> None:
         await self.updates.close()

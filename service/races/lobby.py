@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from .. import engine
+from ..analysis import Analysis
 from ..config import Settings
 from ..errors import ServiceError
 from ..games import Games
@@ -62,13 +63,14 @@ def new_player(name: str, token_hash: str, account: str = "") -> dict[str, Any]:
 
 
 class RaceLobby:
-    def __init__(self, updates: RaceUpdates, games: Games, settings: Settings) -> None:
+    def __init__(
+        self, updates: RaceUpdates, games: Games, settings: Settings, analysis: Analysis
+    ) -> None:
         self.updates = updates
         self.games = games
         self.store = games.store
         self.settings = settings
-        # Where winnable deals come from (set by the application).
-        self.deals: Any = None
+        self.analysis = analysis
 
     async def create(
         self,
@@ -117,9 +119,9 @@ class RaceLobby:
         winnable: bool = False,
     ) -> dict[str, Any]:
         try:
-            if winnable and self.deals is not None:
+            if winnable:
                 mode = f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
-                code = await self.deals.take_winnable(mode)
+                code = await self.analysis.take_winnable(mode)
             else:
                 code = engine.GameCode.random_secret(
                     engine.GameKind(game), draw, engine.Scoring(scoring)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from service.analysis import Analysis
 from service.config import Settings
 from service.games import Games
 from service.races import Races
@@ -20,7 +21,8 @@ async def races(store_url: str) -> AsyncIterator[Races]:
     store = open_store(Settings(store_url=store_url))
     await store.open()
     games = Games(store, Settings(store_url=store_url, race_countdown_seconds=0))
-    races = Races(games, games.settings)
+    races = Races(games, games.settings, Analysis(store.records, games.settings))
+    games.races = races
     try:
         yield races
     finally:
