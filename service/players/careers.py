@@ -40,17 +40,12 @@ _MOVES_SPAN = 100_000
 _UNFINISHED = 10**14
 
 
-def mode_of(game: engine.Klondike) -> str:
-    """``DS.D1N``, ``DS.D3V``, ``TF.D1N``... (game, draw, scoring)."""
-    return f"{game.kind.value}.D{game.draw}{game.scoring.letter}"
-
-
 @dataclass(frozen=True, slots=True)
 class Ending:
     """A finished game as it counts: ``won`` false for a resignation or an abandon."""
 
     game_id: str
-    mode: str
+    mode: str  # as ``engine.Mode`` writes it: statistics and boards are kept per mode
     won: bool
     time_ms: int | None
     moves: int
@@ -66,7 +61,7 @@ class Ending:
     ) -> Ending:
         return cls(
             game_id=game_id,
-            mode=mode_of(game),
+            mode=str(engine.Mode.of(game)),
             won=game.won,
             time_ms=time_ms,
             moves=game.moves,

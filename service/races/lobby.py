@@ -120,8 +120,7 @@ class RaceLobby:
     ) -> dict[str, Any]:
         try:
             if winnable:
-                mode = f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
-                code = await self.analysis.take_winnable(mode)
+                code = await self.analysis.take_winnable(engine.Mode.named(game, draw, scoring))
             else:
                 code = engine.GameCode.random_secret(
                     engine.GameKind(game), draw, engine.Scoring(scoring)
