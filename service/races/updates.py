@@ -22,7 +22,8 @@ from ..errors import ServiceError
 from ..games import Games
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
-from ..store import CommitStatus, StoredRace, StoreUnavailable, race_topic
+from ..store import CommitStatus, StoreUnavailable, race_topic
+from ..store.versioned import compare_and_set
 from ..support.tasks import cancel_and_wait
 from .results import finish_if_done, public_view, race_result
 
@@ -57,7 +58,7 @@ class RaceUpdates:
 
     # ------------------------------------------------------------------ documents
 
-    async def load(self, race_id: str) -> tuple[StoredRace, dict[str, Any]]:
+    async def load(self, race_id: str) -> RaceRead:
         try:
             stored = await self.store.load_race(race_id)
         except StoreUnavailable as exc:
@@ -86,15 +87,18 @@ class RaceUpdates:
         is something to save, since the compare-and-set proves it current or starts
         over. With nothing to save the race is read again: an old copy proves nothing.
         """
-        for _ in range(_SAVE_ATTEMPTS):
-            stored, doc = earlier if earlier is not None else await self.load(race_id)
+        # The server time of the attempt under way: its change and its finishing agree.
+        at = 0
+        view: dict[str, Any] | None = None
+
+        def apply(read: RaceRead) -> bool:
+            nonlocal at
             at = self.clock()
-            if not change(doc, at):
-                if earlier is not None:
-                    earlier = None
-                    continue
-                return doc, None
-            earlier = None
+            return change(read[1], at)
+
+        async def write(read: RaceRead) -> bool:
+            nonlocal view
+            stored, doc = read
             finish_if_done(doc, at)
             # The result and the view pushed with it share one read of the games.
             wants_result = doc["finished_at"] is not None and "result" not in doc
@@ -118,11 +122,21 @@ class RaceUpdates:
                 )
             except StoreUnavailable as exc:
                 raise self.games._unavailable(exc) from exc
-            if result.status is CommitStatus.APPLIED:
-                return doc, view
             if result.status is CommitStatus.MISSING:
                 raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
-        raise ServiceError(ErrorCode.STALE_VERSION, 409, "the race kept changing; retry")
+            return result.status is CommitStatus.APPLIED
+
+        (_, doc), saved = await compare_and_set(
+            lambda: self.load(race_id),
+            apply,
+            write,
+            attempts=_SAVE_ATTEMPTS,
+            kept_changing=lambda: ServiceError(
+                ErrorCode.STALE_VERSION, 409, "the race kept changing; retry"
+            ),
+            earlier=earlier,
+        )
+        return doc, view if saved else None
 
     async def progress(
         self,
