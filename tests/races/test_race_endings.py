@@ -49,7 +49,7 @@ async def running_race(races: Races, players: int = 2) -> tuple[str, list[str]]:
     # not read the race in the middle of what a test counts.
     for _ in range(200):
         _, doc = await races.updates.load(host["race_id"])
-        if doc.get("announced"):
+        if doc.announced:
             break
         await asyncio.sleep(0.01)
     return host["race_id"], tokens
