@@ -31,10 +31,10 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
 
 from benchmarks._processes import percentile_ms
 from benchmarks._report import Figure, report
-from service.engine import DEAL_COUNT, GameCode, GameKind, Scoring, new_game
+from service.engine import DEAL_COUNT, GameCode, Mode, new_game
 from service.solver import Budget, Result, hint, solve
 
-ALL_MODES = ("DS.D1N", "DS.D3N", "DS.D1V", "DS.D3V", "TF.D1N", "TF.D3N")
+ALL_MODES = tuple(str(mode) for mode in Mode.all())
 HINT_POSITIONS = 200
 
 
@@ -49,9 +49,7 @@ class Solved:
 
 
 def code_for(mode: str, deal: int) -> GameCode:
-    game, rest = mode.split(".")
-    scoring = Scoring.VEGAS if rest[2] == "V" else Scoring.NORMAL
-    return GameCode(GameKind(game), int(rest[1]), scoring, deal)
+    return Mode.parse(mode).code(deal)
 
 
 def solve_one(task: tuple[str, int, float]) -> Solved:

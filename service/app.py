@@ -103,20 +103,23 @@ def create_app(
         metrics = Metrics()
         metrics.active_games.set_function(lambda: store.subscribed_games)
         metrics.follow_feed(lambda: store.feed_health)
+        app.state.analysis = analysis = Analysis(store.records, settings)
         app.state.games = games = Games(store, settings, metrics, clock)
-        app.state.races = races = Races(games, settings)
+        app.state.races = races = Races(games, settings, analysis)
         app.state.players = players = Players(store.records, settings)
         app.state.boards = boards = Boards(store.records)
         app.state.results = results = Results(store.records, clock)
-        app.state.analysis = analysis = Analysis(store.records, settings)
-        app.state.daily = daily = Daily(
-            games, players, boards, store.records, clock, analysis.take_winnable
-        )
-        app.state.careers = Careers(
+        app.state.daily = daily = Daily(games, players, boards, store.records, clock, analysis)
+        app.state.careers = careers = Careers(
             results, daily, boards, games, analysis, settings.game_ttl_seconds
         )
         app.state.hints = Hints(games, analysis, daily)
-        races.lobby.deals = analysis
+        # The only links made after construction, since each closes a cycle: games call
+        # back into the races and the careers built on them (games/hooks.py), and the
+        # careers count the attempts a daily challenge still has open when its day ends.
+        games.races = races
+        games.players = careers
+        daily.close_attempts = careers.close_attempts
         analysis.start_refilling(DAILY_MODES)
         try:
             yield

@@ -277,12 +277,11 @@ def fill_winnable_pools(app: Any, per_mode: int = 3) -> None:
     """Puts secret deals in the pools of winnable deals of the daily modes, as if the
     solver had certified them (certifying is the solver's business, tested with it): the
     daily challenge takes its deals from there. Call it once the app has started."""
-    from service.analysis import code_for
     from service.players.daily import DAILY_MODES
     from service.store.records import MemoryRecords
 
     records = app.state.games.store.records
-    codes = {mode: [str(code_for(mode)) for _ in range(per_mode)] for mode in DAILY_MODES}
+    codes = {mode: [str(mode.random_secret()) for _ in range(per_mode)] for mode in DAILY_MODES}
     if isinstance(records, MemoryRecords):
 
         async def push() -> None:

@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import signal
 import threading
+from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -33,23 +34,8 @@ from ..support.tasks import cancel_and_wait
 
 log = logging.getLogger("service.analysis")
 
-MODES = ("DS.D1N", "DS.D3N", "DS.D1V", "DS.D3V", "TF.D1N", "TF.D3N")
 _POOL_WAIT_SECONDS = 3.0
 _CLOSE_WAIT_SECONDS = 5.0
-
-
-def code_for(mode: str, secret: bool = True) -> engine.GameCode:
-    """A random code of ``mode`` (``DS.D3V`` ...), from a secret seed by default."""
-    game, settings = mode.split(".")
-    kind, draw = engine.GameKind(game), int(settings[1])
-    scoring = engine.Scoring.NORMAL if settings[2] == "N" else engine.Scoring.VEGAS
-    if secret:
-        return engine.GameCode.random_secret(kind, draw, scoring)
-    return engine.GameCode.random(kind, draw, scoring)
-
-
-def mode_of_request(game: str, draw: int, scoring: str) -> str:
-    return f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
 
 
 # --------------------------------------------------------------------------- in workers
@@ -139,7 +125,7 @@ class Analysis:
         self.settings = settings
         self._solving: Executor | None = None
         self._hinting: Executor | None = None
-        self._refills: dict[str, asyncio.Task[None]] = {}
+        self._refills: dict[engine.Mode, asyncio.Task[None]] = {}
 
     @staticmethod
     def _processes(workers: int) -> Executor:
@@ -179,7 +165,7 @@ class Analysis:
 
     # ------------------------------------------------------------------ winnable deals
 
-    def start_refilling(self, modes: tuple[str, ...] = ()) -> None:
+    def start_refilling(self, modes: Iterable[engine.Mode] = ()) -> None:
         """Keeps the pools of ``modes`` full from now on (when pools are enabled)."""
         if self.settings.winnable_pool_size <= 0:
             return
@@ -187,14 +173,14 @@ class Analysis:
             if mode not in self._refills or self._refills[mode].done():
                 self._refills[mode] = asyncio.create_task(self._refill(mode))
 
-    async def _refill(self, mode: str) -> None:
+    async def _refill(self, mode: engine.Mode) -> None:
         queue = f"winnable:{mode}"
         while True:
             try:
                 if await self.records.queue_length(queue) >= self.settings.winnable_pool_size:
                     await asyncio.sleep(self.settings.winnable_refill_poll_seconds)
                     continue
-                code = str(code_for(mode))
+                code = str(mode.random_secret())
                 won = await self._in_worker(False, certify, code, self.settings.certify_seconds)
                 if won:
                     await self.records.queue_push(queue, code)
@@ -202,7 +188,7 @@ class Analysis:
                 log.warning("winnable pool of %s not refilled: %s", mode, exc)
                 await asyncio.sleep(1.0)
 
-    async def take_winnable(self, mode: str) -> engine.GameCode:
+    async def take_winnable(self, mode: engine.Mode) -> engine.GameCode:
         """A certified deal of ``mode``; a short wait, then ``winnable_pool_empty``."""
         self.start_refilling((mode,))
         deadline = asyncio.get_running_loop().time() + _POOL_WAIT_SECONDS

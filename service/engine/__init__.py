@@ -3,8 +3,8 @@
 A first reading: ``new_game`` (game.py) deals a game of ``double.py`` or ``reflechi.py``;
 both subclass ``Klondike``, whose shared rules are read in three layers, ``table.py``
 (the cards), ``legal.py`` (what may be played) and ``klondike.py`` (play and undo).
-Cards, actions and codes are small value types in ``cards.py``, ``actions.py`` and
-``deal.py``; a refusal names its rule from ``rules.py``.
+Cards, actions, codes and modes are small value types in ``cards.py``, ``actions.py``,
+``deal.py`` and ``mode.py``; a refusal names its rule from ``rules.py``.
 """
 
 from .actions import (
@@ -33,11 +33,13 @@ from .errors import (
     IllegalActionError,
     InvalidActionError,
     InvalidCodeError,
+    InvalidModeError,
     InvalidPositionError,
     SolitaireError,
 )
-from .game import deserialize, from_position, new_game, standing
+from .game import GAME_CLASSES, deserialize, from_position, new_game, standing
 from .klondike import Klondike
+from .mode import Mode
 from .outcome import Outcome
 from .record import GameRecord
 from .reflechi import SolitaireReflechi
@@ -46,6 +48,7 @@ from .scoring import VEGAS_START, Standing, format_score
 __all__ = [
     "DEAL_COUNT",
     "FOUNDATIONS",
+    "GAME_CLASSES",
     "STOCK",
     "VEGAS_START",
     "WASTE",
@@ -59,8 +62,10 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "InvalidCodeError",
+    "InvalidModeError",
     "InvalidPositionError",
     "Klondike",
+    "Mode",
     "Move",
     "Outcome",
     "Pile",

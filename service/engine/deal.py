@@ -69,14 +69,17 @@ class GameCode:
     secret: bool = False
 
     def __post_init__(self) -> None:
-        if self.draw not in (1, 3):
-            raise InvalidCodeError(f"draw must be 1 or 3, not {self.draw}")
+        # The game classes say which draws and scorings they offer. They are built on this
+        # module, so they are looked up when a code is made, once every module is loaded.
+        from .game import GAME_CLASSES
+
+        refusal = GAME_CLASSES[self.game].settings_refusal(self.draw, self.scoring)
+        if refusal is not None:
+            raise InvalidCodeError(refusal)
         limit = SECRET_SEED_COUNT if self.secret else DEAL_COUNT
         if not 0 <= self.deal < limit:
             what = "a secret seed" if self.secret else "deal number"
             raise InvalidCodeError(f"{what} must be in 0..{limit - 1}")
-        if self.game is GameKind.REFLECHI and self.scoring is Scoring.VEGAS:
-            raise InvalidCodeError("Solitaire Réfléchi has Normal scoring only")
 
     def __str__(self) -> str:
         letters = SECRET_LETTERS if self.secret else DEAL_LETTERS

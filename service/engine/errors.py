@@ -37,5 +37,9 @@ class InvalidCodeError(SolitaireError, ValueError):
     """A game code that does not follow CODE-1."""
 
 
+class InvalidModeError(SolitaireError, ValueError):
+    """Text that names no mode (``DS.D1N``, ``TF.D3N``...)."""
+
+
 class InvalidPositionError(SolitaireError, ValueError):
     """Position or serialized-state text that cannot be read back into a game."""

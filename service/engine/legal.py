@@ -3,9 +3,9 @@
 Validation turns an action into the move it will play (piles resolved to concrete places)
 or raises: ``InvalidActionError`` for an action that names no real place,
 ``IllegalActionError`` with the rule id for one the rules forbid. Nothing here changes the
-table; playing the move is ``klondike.py``'s business. The games set the rule ids and the
-two hooks that differ (where a card goes on the foundations, and which column cards may
-move).
+table; playing the move is ``klondike.py``'s business. The games set the rule ids, the
+hook that differs (where a card goes on the foundations) and whether only ordered groups
+may move from a column.
 """
 
 from __future__ import annotations
@@ -71,7 +71,14 @@ class LegalMoves(Table):
 
     def _movable_start(self, index: int) -> int:
         """The lowest position in a column from which the cards above may move."""
-        return self.down[index]
+        if not self.ordered_groups_only:
+            return self.down[index]
+        # Every card may be in sight, yet only the ordered run on top moves.
+        col = self.columns[index]
+        start = len(col) - 1
+        while start > self.down[index] and col[start] in ACCEPTED_ON[col[start - 1]]:
+            start -= 1
+        return start
 
     # ----------------------------------------------------------------- listing
 

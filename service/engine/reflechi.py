@@ -7,7 +7,7 @@ only (TF-SCORE-2).
 
 from __future__ import annotations
 
-from .cards import ACCEPTED_ON, RANK_OF, SUIT_OF, Card
+from .cards import RANK_OF, SUIT_OF, Card
 from .deal import GameKind, Scoring
 from .errors import InvalidPositionError
 from .klondike import Klondike
@@ -18,9 +18,12 @@ class SolitaireReflechi(Klondike):
 
     __slots__ = ()
     kind = GameKind.REFLECHI
+    title = "Solitaire Réfléchi"
     column_count = 7
     foundation_count = 4
     undo_limit = 100
+    scorings = (Scoring.NORMAL,)  # TF-SCORE-2
+    ordered_groups_only = True  # TF-GROUP-1
     R_FIT = "TF-TAB-1"
     R_FACE_DOWN = "TF-GROUP-2"
     R_GROUP = "TF-GROUP-2"
@@ -37,12 +40,6 @@ class SolitaireReflechi(Klondike):
     R_DOUBLE_TAP = "TF-APP-2"
     R_UNDO = "TF-APP-4"
 
-    @classmethod
-    def _check_settings(cls, draw: int, scoring: Scoring) -> None:
-        super()._check_settings(draw, scoring)
-        if scoring is Scoring.VEGAS:
-            raise InvalidPositionError("Solitaire Réfléchi has Normal scoring only")
-
     def _check_faces(self) -> None:
         if any(self.down):
             raise InvalidPositionError("in Solitaire Réfléchi every column card is face up")
@@ -58,11 +55,3 @@ class SolitaireReflechi(Klondike):
     def foundation_for(self, card: Card) -> int | None:
         suit = SUIT_OF[card]
         return suit if self.foundations[suit] == RANK_OF[card] - 1 else None
-
-    def _movable_start(self, index: int) -> int:
-        # TF-GROUP-1: every card is visible, yet only the ordered run on top may move.
-        col = self.columns[index]
-        start = len(col) - 1
-        while start > self.down[index] and col[start] in ACCEPTED_ON[col[start - 1]]:
-            start -= 1
-        return start

@@ -7,13 +7,14 @@ importing the layers that import it.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from .. import engine
 from ..store import StoredRace
+from ..store.race_document import RaceDocument
 
 # A race document as read from the store, with its parsed JSON.
-RaceRead = tuple[StoredRace, dict[str, Any]]
+RaceRead = tuple[StoredRace, RaceDocument]
 
 
 class RaceHooks(Protocol):

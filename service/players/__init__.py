@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
 from ..store import hash_token
 from ..store.records import Records
+from ..store.versioned import compare_and_set
 from ..support.ids import new_id
 
 NAME_MAX = 24
@@ -124,24 +126,38 @@ class Players:
         return player_id
 
     async def load(self, player_id: str) -> Player:
+        return (await self._read(player_id))[1]
+
+    async def _read(self, player_id: str) -> tuple[int, Player]:
         doc = await from_store(self.records.load(player_key(player_id)))
         if doc is None:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no player with id {player_id!r}")
-        return Player(**orjson.loads(doc.text))
+        return doc.version, Player(**orjson.loads(doc.text))
 
-    async def update(self, player_id: str, change: Any) -> Player:
+    async def update(self, player_id: str, change: Callable[[Player], None]) -> Player:
         """Applies ``change(player)`` by compare-and-set, retried on a concurrent update."""
-        for _ in range(_SAVE_ATTEMPTS):
-            doc = await from_store(self.records.load(player_key(player_id)))
-            if doc is None:
-                raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no player with id {player_id!r}")
-            player = Player(**orjson.loads(doc.text))
-            change(player)
-            if await from_store(
-                self.records.save(player_key(player_id), doc.version, player.dump())
-            ):
-                return player
-        raise ServiceError(ErrorCode.STALE_VERSION, 409, "the player kept changing; retry")
+
+        def apply(read: tuple[int, Player]) -> bool:
+            change(read[1])
+            return True
+
+        async def write(read: tuple[int, Player]) -> bool:
+            version, player = read
+            saved: bool = await from_store(
+                self.records.save(player_key(player_id), version, player.dump())
+            )
+            return saved
+
+        (_, player), _ = await compare_and_set(
+            lambda: self._read(player_id),
+            apply,
+            write,
+            attempts=_SAVE_ATTEMPTS,
+            kept_changing=lambda: ServiceError(
+                ErrorCode.STALE_VERSION, 409, "the player kept changing; retry"
+            ),
+        )
+        return player
 
     async def me(self, token: str | None) -> dict[str, Any]:
         return (await self.authenticate(token)).public()

@@ -6,9 +6,9 @@ page of the board each cost O(log n) however many players there are.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .. import engine
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
 from ..store.records import BoardPage, Ranked, Records
@@ -16,8 +16,7 @@ from . import name_key
 
 MAX_TOP = 100
 MAX_AROUND = 25
-ALL_TIME_MODES = ("DS.D1N", "DS.D3N", "DS.D1V", "DS.D3V", "TF.D1N", "TF.D3N")
-_ALL_TIME_RE = re.compile(r"^(best-time|streak)\.(DS\.D[13][NV]|TF\.D[13]N)$")
+ALL_TIME_KINDS = ("best-time", "streak")
 
 
 class Boards:
@@ -68,14 +67,14 @@ class Boards:
 
     async def all_time(self, board: str, you: str | None, top: int, around: int) -> dict[str, Any]:
         """``best-time.<mode>`` (ms) or ``streak.<mode>`` (longest win streak)."""
-        if not _ALL_TIME_RE.match(board):
+        kind, _, mode = board.partition(".")
+        if kind not in ALL_TIME_KINDS or engine.Mode.find(mode, engine.Mode.all()) is None:
             raise ServiceError(
                 ErrorCode.NOT_FOUND,
                 404,
                 "boards are best-time.<mode> and streak.<mode>, mode one of "
-                + ", ".join(ALL_TIME_MODES),
+                + ", ".join(map(str, engine.Mode.all())),
             )
-        kind, mode = board.split(".", 1)
         view = await self.view(f"{kind}:{mode}", you, top, around)
         view["board"] = board
         for row in [*view["top"], *view["around"], *([view["you"]] if view["you"] else [])]:

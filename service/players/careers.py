@@ -26,6 +26,7 @@ from ..games import Games
 from ..protocol import ErrorCode
 from ..store import StoreUnavailable
 from ..store.records import Records
+from ..store.versioned import compare_and_set
 from . import Player, Players
 from .boards import Boards
 from .daily import Daily
@@ -40,17 +41,12 @@ _MOVES_SPAN = 100_000
 _UNFINISHED = 10**14
 
 
-def mode_of(game: engine.Klondike) -> str:
-    """``DS.D1N``, ``DS.D3V``, ``TF.D1N``... (game, draw, scoring)."""
-    return f"{game.kind.value}.D{game.draw}{game.scoring.letter}"
-
-
 @dataclass(frozen=True, slots=True)
 class Ending:
     """A finished game as it counts: ``won`` false for a resignation or an abandon."""
 
     game_id: str
-    mode: str
+    mode: str  # as ``engine.Mode`` writes it: statistics and boards are kept per mode
     won: bool
     time_ms: int | None
     moves: int
@@ -66,7 +62,7 @@ class Ending:
     ) -> Ending:
         return cls(
             game_id=game_id,
-            mode=mode_of(game),
+            mode=str(engine.Mode.of(game)),
             won=game.won,
             time_ms=time_ms,
             moves=game.moves,
@@ -167,24 +163,45 @@ class Results:
         counting can be tried again after a crash at any point without counting twice.
         """
         key = f"stats:{player_id}"
-        for _ in range(_SAVE_ATTEMPTS):
+
+        async def read() -> tuple[int, dict[str, Any]]:
             stored = await from_store(self.records.load(key))
-            doc: dict[str, Any] = orjson.loads(stored.text) if stored else {"modes": {}}
+            if stored is None:
+                return 0, {"modes": {}}
+            return stored.version, orjson.loads(stored.text)
+
+        def add(read: tuple[int, dict[str, Any]]) -> bool:
+            doc = read[1]
             counted: list[str] = doc.setdefault("counted", [])
             if ending.game_id in counted:
                 return False
             figures = doc["modes"].setdefault(ending.mode, _empty_mode(ending.vegas))
             _count(figures, ending)
             doc["counted"] = [*counted, ending.game_id][-_COUNTED_KEPT:]
-            version = stored.version if stored else 0
-            if await from_store(self.records.save(key, version, orjson.dumps(doc).decode())):
-                await from_store(
-                    self.records.board_add(
-                        f"streak:{ending.mode}", player_id, -float(figures["best_streak"])
-                    )
-                )
-                return True
-        raise ServiceError(ErrorCode.STALE_VERSION, 409, "the statistics kept changing")
+            return True
+
+        async def write(read: tuple[int, dict[str, Any]]) -> bool:
+            version, doc = read
+            saved: bool = await from_store(
+                self.records.save(key, version, orjson.dumps(doc).decode())
+            )
+            return saved
+
+        (_, doc), counted = await compare_and_set(
+            read,
+            add,
+            write,
+            attempts=_SAVE_ATTEMPTS,
+            kept_changing=lambda: ServiceError(
+                ErrorCode.STALE_VERSION, 409, "the statistics kept changing"
+            ),
+        )
+        if counted:
+            best_streak = doc["modes"][ending.mode]["best_streak"]
+            await from_store(
+                self.records.board_add(f"streak:{ending.mode}", player_id, -float(best_streak))
+            )
+        return counted
 
     async def stats(self, player_id: str) -> dict[str, Any]:
         stored = await from_store(self.records.load(f"stats:{player_id}"))
@@ -209,8 +226,6 @@ class Careers:
         self.boards = boards
         self.games = games
         self.ttl_seconds = ttl_seconds
-        games.players = self
-        daily.close_attempts = self.close_attempts
 
     async def first_action(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike

@@ -12,12 +12,13 @@ import asyncio
 import contextlib
 import datetime as dt
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 import orjson
 
 from .. import engine
+from ..analysis import Analysis
 from ..errors import ServiceError, from_store
 from ..games import Games, new_game_id
 from ..protocol import ErrorCode
@@ -25,17 +26,15 @@ from ..store.records import Records
 from . import Players
 from .boards import Boards
 
-DAILY_MODES = ("DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N")
+# One challenge per game and draw, in the scoring both games offer.
+DAILY_MODES = tuple(m for m in engine.Mode.all() if m.scoring is engine.Scoring.NORMAL)
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DAY_MS = 86_400_000
 _ATTEMPT_TTL_SECONDS = 400 * 86_400
 _CLOSE_WAIT_SECONDS = 2.0
 
-# Where certified deals come from: mode -> a secret code the solver has won.
-WinnableDeals = Callable[[str], Awaitable[engine.GameCode]]
 
-
-def challenge_id(day: dt.date, mode: str) -> str:
+def challenge_id(day: dt.date, mode: engine.Mode) -> str:
     return f"{day.isoformat()}.{mode}"
 
 
@@ -43,19 +42,14 @@ def day_of(challenge: str) -> dt.date:
     return dt.date.fromisoformat(challenge[:10])
 
 
+def mode_of(challenge: str) -> engine.Mode:
+    return engine.Mode.parse(challenge[11:])
+
+
 def end_ms(day: dt.date) -> int:
     """Server time (ms) when ``day`` ends, UTC."""
     start = dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
     return int(start.timestamp() * 1000) + _DAY_MS
-
-
-def _code_for(mode: str) -> engine.GameCode:
-    game, draw_scoring = mode.split(".")
-    return engine.GameCode.random_secret(
-        engine.GameKind(game),
-        int(draw_scoring[1]),
-        engine.Scoring.NORMAL if draw_scoring[2] == "N" else engine.Scoring.VEGAS,
-    )
 
 
 class Daily:
@@ -66,15 +60,16 @@ class Daily:
         boards: Boards,
         records: Records,
         clock: Callable[[], float],
-        winnable: WinnableDeals | None = None,
+        analysis: Analysis,
     ) -> None:
         self.games = games
         self.players = players
         self.boards = boards
         self.records = records
         self.clock = clock
-        self.winnable = winnable
-        # Set by the players' layer: finishes a challenge's attempts still open at its end.
+        self.analysis = analysis
+        # Counts a challenge's attempts still open at its end. The careers do that, and
+        # they are built on this object: the lifespan links them once both exist.
         self.close_attempts: Callable[[str], Coroutine[Any, Any, None]] | None = None
         self._closing: dict[str, asyncio.Task[None]] = {}
 
@@ -88,29 +83,32 @@ class Daily:
         """A challenge's code and ranked games are public once its day is over."""
         return self.now_ms() >= end_ms(day_of(challenge))
 
-    def parse(self, date: str, mode: str) -> dt.date:
-        """The day of a challenge that exists (today or earlier), or a typed error."""
+    def parse(self, date: str, mode: str) -> tuple[dt.date, engine.Mode]:
+        """The day and mode of a challenge that exists (today or earlier), or a typed
+        error."""
         if not _DATE_RE.match(date):
             raise ServiceError(ErrorCode.BAD_MESSAGE, 422, "a date reads YYYY-MM-DD")
         try:
             day = dt.date.fromisoformat(date)
         except ValueError as exc:
             raise ServiceError(ErrorCode.BAD_MESSAGE, 422, f"no such date: {date}") from exc
-        if mode not in DAILY_MODES:
+        chosen = engine.Mode.find(mode, DAILY_MODES)
+        if chosen is None:
             raise ServiceError(
-                ErrorCode.NOT_FOUND, 404, f"daily challenges are {', '.join(DAILY_MODES)}"
+                ErrorCode.NOT_FOUND,
+                404,
+                f"daily challenges are {', '.join(map(str, DAILY_MODES))}",
             )
         if day > self.today():
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "that day's challenge is not out yet")
-        return day
+        return day, chosen
 
     async def code(self, challenge: str) -> engine.GameCode:
         key = f"daily:{challenge}"
         existing = await from_store(self.records.get(key))
         if existing is not None:
             return engine.GameCode.parse(existing)
-        mode = challenge[11:]
-        code = await self.winnable(mode) if self.winnable else _code_for(mode)
+        code = await self.analysis.take_winnable(mode_of(challenge))
         await from_store(self.records.claim(key, str(code)))
         # Another instance may have chosen first: everyone plays the stored one.
         stored = await from_store(self.records.get(key))
@@ -125,7 +123,7 @@ class Daily:
             entry: dict[str, Any] = {
                 "challenge_id": challenge,
                 "date": today.isoformat(),
-                "mode": mode,
+                "mode": str(mode),
                 "players": await self.boards.size(f"daily:{challenge}"),
             }
             if player is not None:
@@ -147,12 +145,12 @@ class Daily:
     ) -> dict[str, Any]:
         """A game of the challenge: ranked for a player's first attempt, else unranked;
         with ``ranked_only`` the ranked attempt or a typed error, nothing created."""
-        day = self.parse(date, mode)
+        day, chosen = self.parse(date, mode)
         if day != self.today():
             raise ServiceError(
                 ErrorCode.DAILY_CLOSED, 409, f"the challenge of {date} is over; see its board"
             )
-        challenge = challenge_id(day, mode)
+        challenge = challenge_id(day, chosen)
         player = await self.players.authenticate(token) if token else None
         if ranked_only and player is None:
             raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a ranked attempt needs a player token")
@@ -250,8 +248,8 @@ class Daily:
     async def board(
         self, date: str, mode: str, token: str | None, top: int, around: int
     ) -> dict[str, Any]:
-        day = self.parse(date, mode)
-        challenge = challenge_id(day, mode)
+        day, chosen = self.parse(date, mode)
+        challenge = challenge_id(day, chosen)
         public = self.is_public(challenge)
         if public:
             await self._close(challenge)
@@ -268,7 +266,7 @@ class Daily:
         return {
             "challenge_id": challenge,
             "date": day.isoformat(),
-            "mode": mode,
+            "mode": str(chosen),
             "public": public,
             "public_at": end_ms(day),
             "code": code,

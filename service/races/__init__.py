@@ -1,9 +1,10 @@
 """Head-to-head races: every player gets a game of the same deal, started together.
 
 ``Races`` is what the routes, the WebSocket and ``Games`` use; its ``lobby`` (creating,
-joining, getting ready, the start, the rematch) is in ``race_lobby``; the race document
-in the store, the messages its changes push and the timers in ``race_updates``; the
-status, the public view and the ranking, computed without I/O, in ``race_results``.
+joining, getting ready, the start, the rematch) is in ``lobby.py``; reading and changing
+the race document in the store, the messages its changes push and the timers in
+``updates.py``; the status, the public view and the ranking, computed without I/O, in
+``results.py``. The document's fields are ``RaceDocument`` (``store/race_document.py``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import time
 from typing import Any
 
 from .. import engine
+from ..analysis import Analysis
 from ..config import Settings
 from ..errors import ServiceError
 from ..games import Games
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
+from ..store.race_document import RaceDocument
 from .lobby import RaceLobby, find_player, you
 from .results import status
 from .updates import RaceUpdates
@@ -35,11 +38,10 @@ def _clock() -> int:
 class Races:
     """Race logic; also the ``RaceHooks`` through which ``Games`` asks about race games."""
 
-    def __init__(self, games: Games, settings: Settings) -> None:
+    def __init__(self, games: Games, settings: Settings, analysis: Analysis) -> None:
         self.games = games
         self.updates = RaceUpdates(games, _clock)
-        self.lobby = RaceLobby(self.updates, games, settings)
-        games.races = self
+        self.lobby = RaceLobby(self.updates, games, settings, analysis)
 
     async def close(self) -> None:
         await self.updates.close()
@@ -49,7 +51,7 @@ class Races:
     async def state(self, race_id: str, token: str | None = None) -> dict[str, Any]:
         updates = self.updates
         _, doc = await updates.load(race_id)
-        if status(doc, now_ms()) == "running" and doc["ends_at"] and now_ms() >= doc["ends_at"]:
+        if status(doc, now_ms()) == "running" and doc.ends_at and now_ms() >= doc.ends_at:
             doc, _ = await updates.update(race_id, lambda d, at: True)
         response: dict[str, Any] = {"race": await updates.view(doc)}
         if token is not None:
@@ -73,19 +75,19 @@ class Races:
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race is over")
         if race_status != "running":
             raise ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race is not running")
-        if player["state"] != "playing":
+        if player.state != "playing":
             raise ServiceError(ErrorCode.RACE_OVER, 409, "you have already finished this race")
         # The gate of the resignation judges the race as just read: read once, not twice.
-        await self.games.act(player["game_id"], token, engine.Resign(), race_read=read)
+        await self.games.act(player.game_id, token, engine.Resign(), race_read=read)
 
     async def set_connected(self, race_id: str, token: str | None, connected: bool) -> None:
         """Counts the player's race subscriptions: connected while at least one is open."""
 
-        def mark(doc: dict[str, Any], at: int) -> bool:
+        def mark(doc: RaceDocument, at: int) -> bool:
             player = find_player(doc, token)
-            watches = max(0, player.get("watches", 0) + (1 if connected else -1))
-            player["watches"] = watches
-            player["connected"] = watches > 0
+            watches = max(0, (player.watches or 0) + (1 if connected else -1))
+            player.watches = watches
+            player.connected = watches > 0
             return True
 
         await self.updates.update(race_id, mark)
@@ -112,10 +114,10 @@ class Races:
         race_status = status(doc, at)
         if race_status in ("lobby", "countdown"):
             raise ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race has not started yet")
-        player = next(p for p in doc["players"] if p["game_id"] == game_id)
-        if race_status == "finished" or player["state"] == "resigned":
+        player = doc.player_of_game(game_id)
+        if race_status == "finished" or player.state == "resigned":
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race is over for this game")
-        if doc["ends_at"] is not None and at >= doc["ends_at"]:
+        if doc.ends_at is not None and at >= doc.ends_at:
             await self.updates.expire(race_id)
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race's time is up")
         return read
@@ -126,19 +128,22 @@ class Races:
         player_id = self.updates.player_of_game.get(game_id, (race_id, ""))[1]
         ending = "won" if game.won else "resigned" if game.resigned else None
 
-        def settle(doc: dict[str, Any], at: int) -> bool:
+        def settle(doc: RaceDocument, at: int) -> bool:
             changed = False
-            if doc["finished_at"] is not None and "result" in doc:
+            if doc.finished_at is not None and doc.result is not None:
                 # An action that passed the gate just before the end was committed after
                 # the result was computed: publish the result again so record and figures
                 # agree.
-                del doc["result"]
+                doc.result = None
                 changed = True
             if ending is not None:
-                player = next(p for p in doc["players"] if p["game_id"] == game_id)
-                if player["state"] not in ("won", "resigned"):
-                    player["state"] = ending
-                    player[f"{ending}_at"] = at
+                player = doc.player_of_game(game_id)
+                if player.state not in ("won", "resigned"):
+                    player.state = ending
+                    if ending == "won":
+                        player.won_at = at
+                    else:
+                        player.resigned_at = at
                     changed = True
             return changed
 
@@ -154,6 +159,6 @@ class Races:
                 return "finished"  # a race that expired leaves its games public
             raise
         at = now_ms()
-        if doc["finished_at"] is None and doc["ends_at"] is not None and at >= doc["ends_at"]:
-            doc, _ = await self.updates.update(race_id, lambda d, _: d["finished_at"] is None)
+        if doc.finished_at is None and doc.ends_at is not None and at >= doc.ends_at:
+            doc, _ = await self.updates.update(race_id, lambda d, _: d.finished_at is None)
         return status(doc, at)

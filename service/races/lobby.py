@@ -11,15 +11,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-import orjson
-
 from .. import engine
+from ..analysis import Analysis
 from ..config import Settings
 from ..errors import ServiceError
 from ..games import Games
 from ..guards.quotas import AddressQuota
 from ..protocol import ErrorCode
 from ..store import StoredRace, StoreUnavailable, hash_token
+from ..store.race_document import RaceDocument, RacePlayer
 from ..support.ids import new_id
 from .updates import RaceUpdates
 
@@ -32,43 +32,38 @@ def _new_join_code() -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
-def find_player(doc: dict[str, Any], token: str | None) -> dict[str, Any]:
+def find_player(doc: RaceDocument, token: str | None) -> RacePlayer:
     if token is not None:
         digest = hash_token(token)
-        for player in doc["players"]:
-            if secrets.compare_digest(player["token_hash"], digest):
-                found: dict[str, Any] = player
-                return found
+        for player in doc.players:
+            if secrets.compare_digest(player.token_hash, digest):
+                return player
     raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid player token of this race is required")
 
 
-def you(player: dict[str, Any]) -> dict[str, Any]:
-    return {"player_id": player["player_id"], "game_id": player["game_id"]}
+def you(player: RacePlayer) -> dict[str, Any]:
+    return {"player_id": player.player_id, "game_id": player.game_id}
 
 
-def new_player(name: str, token_hash: str, account: str = "") -> dict[str, Any]:
-    return {
-        "account": account,
-        "player_id": new_id(6),
-        "name": name,
-        "token_hash": token_hash,
-        "game_id": new_id(16),
-        "ready": False,
-        "state": "waiting",
-        "connected": False,
-        "won_at": None,
-        "resigned_at": None,
-    }
+def new_player(name: str, token_hash: str, account: str = "") -> RacePlayer:
+    return RacePlayer(
+        account=account,
+        player_id=new_id(6),
+        name=name,
+        token_hash=token_hash,
+        game_id=new_id(16),
+    )
 
 
 class RaceLobby:
-    def __init__(self, updates: RaceUpdates, games: Games, settings: Settings) -> None:
+    def __init__(
+        self, updates: RaceUpdates, games: Games, settings: Settings, analysis: Analysis
+    ) -> None:
         self.updates = updates
         self.games = games
         self.store = games.store
         self.settings = settings
-        # Where winnable deals come from (set by the application).
-        self.deals: Any = None
+        self.analysis = analysis
 
     async def create(
         self,
@@ -97,7 +92,7 @@ class RaceLobby:
             max_players=max_players,
             time_limit_seconds=time_limit_seconds,
             players=[player],
-            host=player["player_id"],
+            host=player.player_id,
             winnable=winnable,
         )
         await self._create_games(doc, [player])
@@ -111,15 +106,14 @@ class RaceLobby:
         scoring: str,
         max_players: int,
         time_limit_seconds: int | None,
-        players: list[dict[str, Any]],
+        players: list[RacePlayer],
         host: str,
         previous: str | None = None,
         winnable: bool = False,
-    ) -> dict[str, Any]:
+    ) -> RaceDocument:
         try:
-            if winnable and self.deals is not None:
-                mode = f"{game}.D{draw}{'V' if scoring == 'vegas' else 'N'}"
-                code = await self.deals.take_winnable(mode)
+            if winnable:
+                code = await self.analysis.take_winnable(engine.Mode.named(game, draw, scoring))
             else:
                 code = engine.GameCode.random_secret(
                     engine.GameKind(game), draw, engine.Scoring(scoring)
@@ -129,28 +123,28 @@ class RaceLobby:
         race_id = new_id(12)
         for _ in range(20):
             join_code = _new_join_code()
-            doc = {
-                "race_id": race_id,
-                "join_code": join_code,
-                "game": game,
-                "draw": draw,
-                "scoring": scoring,
-                "max_players": max_players,
-                "time_limit_seconds": time_limit_seconds,
-                "host": host,
-                "code": str(code),
-                "created_at": self.updates.clock(),
-                "start_at": None,
-                "ends_at": None,
-                "finished_at": None,
-                "players": players,
-                "previous_race_id": previous,
-                "rematch_race_id": None,
-                "winnable": winnable,
-            }
+            doc = RaceDocument(
+                race_id=race_id,
+                join_code=join_code,
+                game=game,
+                draw=draw,
+                scoring=scoring,
+                max_players=max_players,
+                time_limit_seconds=time_limit_seconds,
+                host=host,
+                code=str(code),
+                created_at=self.updates.clock(),
+                start_at=None,
+                ends_at=None,
+                finished_at=None,
+                players=players,
+                previous_race_id=previous,
+                rematch_race_id=None,
+                winnable=winnable,
+            )
             try:
                 created = await self.store.create_race(
-                    StoredRace(race_id, 0, orjson.dumps(doc).decode()), join_code
+                    StoredRace(race_id, 0, doc.to_json()), join_code
                 )
             except StoreUnavailable as exc:
                 raise self.games._unavailable(exc) from exc
@@ -160,21 +154,17 @@ class RaceLobby:
             ErrorCode.STORE_UNAVAILABLE, 503, "could not allocate a join code; retry"
         )
 
-    async def _create_games(self, doc: dict[str, Any], players: list[dict[str, Any]]) -> None:
+    async def _create_games(self, doc: RaceDocument, players: list[RacePlayer]) -> None:
         """Each player's game exists from joining on, so it is there the moment the race
         starts; until then nobody may read it (see ``Races.stage``)."""
-        code = engine.GameCode.parse(doc["code"])
+        code = engine.GameCode.parse(doc.code)
         for player in players:
             await self.games.create_race_game(
-                player["game_id"],
-                code,
-                player["token_hash"],
-                doc["race_id"],
-                player.get("account", ""),
+                player.game_id, code, player.token_hash, doc.race_id, player.account
             )
 
     async def answer(
-        self, doc: dict[str, Any], view: dict[str, Any] | None, token: str | None
+        self, doc: RaceDocument, view: dict[str, Any] | None, token: str | None
     ) -> dict[str, Any]:
         """A command's answer: the race (as just pushed, if it changed) and who you are."""
         race = view if view is not None else await self.updates.view(doc)
@@ -182,17 +172,17 @@ class RaceLobby:
 
     async def _joined(
         self,
-        doc: dict[str, Any],
-        player: dict[str, Any],
+        doc: RaceDocument,
+        player: RacePlayer,
         token: str,
         view: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         return {
-            "race_id": doc["race_id"],
-            "join_code": doc["join_code"],
-            "player_id": player["player_id"],
+            "race_id": doc.race_id,
+            "join_code": doc.join_code,
+            "player_id": player.player_id,
             "player_token": token,
-            "game_id": player["game_id"],
+            "game_id": player.game_id,
             "race": view if view is not None else await self.updates.view(doc),
         }
 
@@ -219,26 +209,26 @@ class RaceLobby:
         # (which expires), never a seat without a game.
         await self._create_games(current, [player])
 
-        def add(doc: dict[str, Any], at: int) -> bool:
-            if doc["start_at"] is not None:
+        def add(doc: RaceDocument, at: int) -> bool:
+            if doc.start_at is not None:
                 raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
-            if len(doc["players"]) >= doc["max_players"]:
+            if len(doc.players) >= doc.max_players:
                 raise ServiceError(ErrorCode.RACE_FULL, 409, "the race is full")
-            doc["players"].append(player)
+            doc.players.append(player)
             return True
 
         doc, view = await self.updates.update(race_id, add)
         return await self._joined(doc, player, token, view)
 
     async def set_ready(self, race_id: str, token: str | None, ready: bool) -> dict[str, Any]:
-        def mark(doc: dict[str, Any], at: int) -> bool:
+        def mark(doc: RaceDocument, at: int) -> bool:
             player = find_player(doc, token)
-            if doc["start_at"] is not None:
+            if doc.start_at is not None:
                 raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
-            if player["ready"] == ready:
+            if player.ready == ready:
                 return False
-            player["ready"] = ready
-            if len(doc["players"]) >= 2 and all(p["ready"] for p in doc["players"]):
+            player.ready = ready
+            if len(doc.players) >= 2 and all(p.ready for p in doc.players):
                 self._start(doc, at)
             return True
 
@@ -247,11 +237,11 @@ class RaceLobby:
         return await self.answer(doc, view, token)
 
     async def start(self, race_id: str, token: str | None) -> dict[str, Any]:
-        def begin(doc: dict[str, Any], at: int) -> bool:
+        def begin(doc: RaceDocument, at: int) -> bool:
             player = find_player(doc, token)
-            if player["player_id"] != doc["host"]:
+            if player.player_id != doc.host:
                 raise ServiceError(ErrorCode.NOT_HOST, 403, "only the host can start the race")
-            if doc["start_at"] is not None:
+            if doc.start_at is not None:
                 raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
             self._start(doc, at)
             return True
@@ -260,45 +250,44 @@ class RaceLobby:
         await self.updates.after_start(doc)
         return await self.answer(doc, view, token)
 
-    def _start(self, doc: dict[str, Any], at: int) -> None:
-        doc["start_at"] = at + int(self.settings.race_countdown_seconds * 1000)
-        if doc["time_limit_seconds"]:
-            doc["ends_at"] = doc["start_at"] + doc["time_limit_seconds"] * 1000
-        for player in doc["players"]:
-            player["state"] = "playing"
+    def _start(self, doc: RaceDocument, at: int) -> None:
+        doc.start_at = at + int(self.settings.race_countdown_seconds * 1000)
+        if doc.time_limit_seconds:
+            doc.ends_at = doc.start_at + doc.time_limit_seconds * 1000
+        for player in doc.players:
+            player.state = "playing"
 
     async def rematch(self, race_id: str, token: str | None) -> dict[str, Any]:
         _, doc = await self.updates.load(race_id)
         find_player(doc, token)
-        if doc["finished_at"] is None:
+        if doc.finished_at is None:
             raise ServiceError(
                 ErrorCode.RACE_NOT_FINISHED, 409, "a rematch is offered once it is over"
             )
-        if doc.get("rematch_race_id") is None:
-            players = [
-                new_player(p["name"], p["token_hash"], p.get("account", "")) for p in doc["players"]
-            ]
-            for old, new in zip(doc["players"], players, strict=True):
-                new["player_id"] = old["player_id"]
+        if doc.rematch_race_id is None:
+            players = [new_player(p.name, p.token_hash, p.account) for p in doc.players]
+            for before, again in zip(doc.players, players, strict=True):
+                again.player_id = before.player_id
             new_doc = await self._create(
-                game=doc["game"],
-                draw=doc["draw"],
-                scoring=doc["scoring"],
-                max_players=doc["max_players"],
-                time_limit_seconds=doc["time_limit_seconds"],
+                game=doc.game,
+                draw=doc.draw,
+                scoring=doc.scoring,
+                max_players=doc.max_players,
+                time_limit_seconds=doc.time_limit_seconds,
                 players=players,
-                host=doc["host"],
+                host=doc.host,
                 previous=race_id,
-                winnable=doc.get("winnable", False),
+                winnable=doc.winnable,
             )
             await self._create_games(new_doc, players)
 
-            def link(d: dict[str, Any], at: int) -> bool:
-                if d.get("rematch_race_id"):
+            def link(d: RaceDocument, at: int) -> bool:
+                if d.rematch_race_id:
                     return False
-                d["rematch_race_id"] = new_doc["race_id"]
+                d.rematch_race_id = new_doc.race_id
                 return True
 
             doc, _ = await self.updates.update(race_id, link)
-        _, new = await self.updates.load(doc["rematch_race_id"])
-        return {"race": await self.updates.view(new), "you": you(find_player(new, token))}
+        assert doc.rematch_race_id is not None  # linked just now, or by another request
+        _, rematch = await self.updates.load(doc.rematch_race_id)
+        return {"race": await self.updates.view(rematch), "you": you(find_player(rematch, token))}

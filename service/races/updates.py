@@ -22,7 +22,9 @@ from ..errors import ServiceError
 from ..games import Games
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
-from ..store import CommitStatus, StoredRace, StoreUnavailable, race_topic
+from ..store import CommitStatus, StoreUnavailable, race_topic
+from ..store.race_document import RaceDocument
+from ..store.versioned import compare_and_set
 from ..support.tasks import cancel_and_wait
 from .results import finish_if_done, public_view, race_result
 
@@ -57,25 +59,25 @@ class RaceUpdates:
 
     # ------------------------------------------------------------------ documents
 
-    async def load(self, race_id: str) -> tuple[StoredRace, dict[str, Any]]:
+    async def load(self, race_id: str) -> RaceRead:
         try:
             stored = await self.store.load_race(race_id)
         except StoreUnavailable as exc:
             raise self.games._unavailable(exc) from exc
         if stored is None:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
-        doc: dict[str, Any] = orjson.loads(stored.doc)
-        for player in doc["players"]:
-            self.player_of_game[player["game_id"]] = (race_id, player["player_id"])
+        doc = RaceDocument.parse(stored.doc)
+        for player in doc.players:
+            self.player_of_game[player.game_id] = (race_id, player.player_id)
         return stored, doc
 
     async def update(
         self,
         race_id: str,
-        change: Callable[[dict[str, Any], int], bool],
+        change: Callable[[RaceDocument, int], bool],
         known: dict[str, engine.Klondike] | None = None,
         earlier: RaceRead | None = None,
-    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    ) -> tuple[RaceDocument, dict[str, Any] | None]:
         """Applies ``change`` (which returns False when there is nothing to save) by CAS.
 
         Returns the document and the public view pushed with it (None when nothing was
@@ -86,21 +88,24 @@ class RaceUpdates:
         is something to save, since the compare-and-set proves it current or starts
         over. With nothing to save the race is read again: an old copy proves nothing.
         """
-        for _ in range(_SAVE_ATTEMPTS):
-            stored, doc = earlier if earlier is not None else await self.load(race_id)
+        # The server time of the attempt under way: its change and its finishing agree.
+        at = 0
+        view: dict[str, Any] | None = None
+
+        def apply(read: RaceRead) -> bool:
+            nonlocal at
             at = self.clock()
-            if not change(doc, at):
-                if earlier is not None:
-                    earlier = None
-                    continue
-                return doc, None
-            earlier = None
+            return change(read[1], at)
+
+        async def write(read: RaceRead) -> bool:
+            nonlocal view
+            stored, doc = read
             finish_if_done(doc, at)
             # The result and the view pushed with it share one read of the games.
-            wants_result = doc["finished_at"] is not None and "result" not in doc
+            wants_result = doc.finished_at is not None and doc.result is None
             progress, actions = await self.progress(doc, wants_result, known)
             if wants_result:
-                doc["result"] = race_result(doc, progress, actions)
+                doc.result = race_result(doc, progress, actions)
             view = await self.view(doc, at, progress)
             message = {
                 "type": "race",
@@ -112,21 +117,31 @@ class RaceUpdates:
                 result = await self.store.save_race(
                     race_id,
                     stored.version,
-                    orjson.dumps(doc).decode(),
+                    doc.to_json(),
                     orjson.dumps(message),
-                    over=doc["finished_at"] is not None,
+                    over=doc.finished_at is not None,
                 )
             except StoreUnavailable as exc:
                 raise self.games._unavailable(exc) from exc
-            if result.status is CommitStatus.APPLIED:
-                return doc, view
             if result.status is CommitStatus.MISSING:
                 raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
-        raise ServiceError(ErrorCode.STALE_VERSION, 409, "the race kept changing; retry")
+            return result.status is CommitStatus.APPLIED
+
+        (_, doc), saved = await compare_and_set(
+            lambda: self.load(race_id),
+            apply,
+            write,
+            attempts=_SAVE_ATTEMPTS,
+            kept_changing=lambda: ServiceError(
+                ErrorCode.STALE_VERSION, 409, "the race kept changing; retry"
+            ),
+            earlier=earlier,
+        )
+        return doc, view if saved else None
 
     async def progress(
         self,
-        doc: dict[str, Any],
+        doc: RaceDocument,
         with_actions: bool = False,
         known: dict[str, engine.Klondike] | None = None,
     ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
@@ -134,14 +149,14 @@ class RaceUpdates:
         and with ``with_actions`` each action log, all read in one round trip. A game in
         ``known`` is taken as it is (its log is still read for the records)."""
         known = known or {}
-        scoring = engine.Scoring(doc["scoring"])
+        scoring = engine.Scoring(doc.scoring)
         opening = engine.Standing(
             0, engine.VEGAS_START if scoring is engine.Scoring.VEGAS else 0, 0, scoring
         )
-        players = doc["players"]
-        started = doc["start_at"] is not None
+        players = doc.players
+        started = doc.start_at is not None
         wanted = [
-            p["game_id"] for p in players if with_actions or (started and p["game_id"] not in known)
+            p.game_id for p in players if with_actions or (started and p.game_id not in known)
         ]
         found: dict[str, tuple[Any, list[str] | None]] = {}
         if wanted:
@@ -153,22 +168,22 @@ class RaceUpdates:
         progress: dict[str, dict[str, Any]] = {}
         logs: dict[str, list[str]] = {}
         for player in players:
-            stored, actions = found.get(player["game_id"], (None, None))
+            stored, actions = found.get(player.game_id, (None, None))
             standing = opening
-            game = known.get(player["game_id"])
+            game = known.get(player.game_id)
             if game is not None and started:
                 standing = game.standing()
             elif stored is not None and started:
                 # Read from the text: dealing the whole game again was the costliest part
                 # of a race update.
                 standing = engine.standing(stored.state)
-            progress[player["player_id"]] = figures(standing)
-            logs[player["player_id"]] = actions or []
+            progress[player.player_id] = figures(standing)
+            logs[player.player_id] = actions or []
         return progress, logs
 
     async def view(
         self,
-        doc: dict[str, Any],
+        doc: RaceDocument,
         at: int | None = None,
         progress: dict[str, dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
@@ -197,14 +212,14 @@ class RaceUpdates:
 
     # ------------------------------------------------------------------ timers
 
-    async def after_start(self, doc: dict[str, Any]) -> None:
+    async def after_start(self, doc: RaceDocument) -> None:
         """Sets the timers of a race that has just started."""
-        if doc["start_at"] is None or doc["finished_at"] is not None:
+        if doc.start_at is None or doc.finished_at is not None:
             return
-        race_id = doc["race_id"]
-        self._later(doc["start_at"], lambda: self._announce(race_id))
-        if doc["ends_at"] is not None:
-            self._later(doc["ends_at"], lambda: self.expire(race_id))
+        race_id = doc.race_id
+        self._later(doc.start_at, lambda: self._announce(race_id))
+        if doc.ends_at is not None:
+            self._later(doc.ends_at, lambda: self.expire(race_id))
 
     def _later(self, at_ms: int, work: Callable[[], Awaitable[None]]) -> None:
         """Runs ``work`` at server time ``at_ms``; other instances act lazily instead."""
@@ -226,14 +241,14 @@ class RaceUpdates:
     async def _announce(self, race_id: str) -> None:
         """Pushes the race again when the countdown ends, so clients flip to running."""
 
-        def mark_running(doc: dict[str, Any], at: int) -> bool:
+        def mark_running(doc: RaceDocument, at: int) -> bool:
             # A saved change, so the message has a version of its own like every other.
-            if doc.get("announced") or doc["finished_at"] is not None:
+            if doc.announced or doc.finished_at is not None:
                 return False
-            doc["announced"] = True
+            doc.announced = True
             return True
 
         await self.update(race_id, mark_running)
 
     async def expire(self, race_id: str) -> None:
-        await self.update(race_id, lambda doc, at: doc["finished_at"] is None)
+        await self.update(race_id, lambda doc, at: doc.finished_at is None)

@@ -7,7 +7,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .. import engine
-from ..analysis import Analysis, mode_of_request
+from ..analysis import Analysis
 from ..errors import ServiceError
 from ..games import Games
 from ..http import bearer_token, json_response, read_body
@@ -36,7 +36,7 @@ async def create_game(request: Request) -> Response:
     player_id = player.player_id if player else ""
     if body.winnable:
         analysis: Analysis = request.app.state.analysis
-        code = await analysis.take_winnable(mode_of_request(body.game, body.draw, body.scoring))
+        code = await analysis.take_winnable(engine.Mode.named(body.game, body.draw, body.scoring))
         created = await games_of(request).create_from(code, hidden=True, player_id=player_id)
         ttl = request.app.state.settings.game_ttl_seconds
         await analysis.mark_certified(created["game_id"], ttl)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from service.engine import GameKind, Klondike, Scoring
-from service.engine.cards import IS_RED, KING, RANK_OF, SUIT_OF, Card
+from service.engine import GAME_CLASSES, GameKind, Klondike, Scoring
+from service.engine.cards import IS_RED, KING, RANK_OF, SUIT_NAMES, SUIT_OF, Card
 
 
 class Rules:
@@ -32,13 +32,13 @@ class Rules:
     )
 
     def __init__(self, kind: GameKind, draw: int, vegas: bool) -> None:
+        game = GAME_CLASSES[kind]
         self.kind = kind
         self.draw = draw
         self.vegas = vegas
-        double = kind is GameKind.DOUBLE
-        self.column_count = 9 if double else 7
-        self.places_per_suit = 2 if double else 1
-        self.ordered_groups = not double
+        self.column_count = game.column_count
+        self.places_per_suit = game.foundation_count // len(SUIT_NAMES)
+        self.ordered_groups = game.ordered_groups_only
         self.can_recycle = not vegas
         # Draw 1 with recycling: any talon card can be brought to the top at any time.
         self.talon_is_free = draw == 1 and not vegas

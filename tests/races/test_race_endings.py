@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from service.analysis import Analysis
 from service.config import Settings
 from service.games import Games
 from service.races import Races
@@ -20,7 +21,8 @@ async def races(store_url: str) -> AsyncIterator[Races]:
     store = open_store(Settings(store_url=store_url))
     await store.open()
     games = Games(store, Settings(store_url=store_url, race_countdown_seconds=0))
-    races = Races(games, games.settings)
+    races = Races(games, games.settings, Analysis(store.records, games.settings))
+    games.races = races
     try:
         yield races
     finally:
@@ -47,7 +49,7 @@ async def running_race(races: Races, players: int = 2) -> tuple[str, list[str]]:
     # not read the race in the middle of what a test counts.
     for _ in range(200):
         _, doc = await races.updates.load(host["race_id"])
-        if doc.get("announced"):
+        if doc.announced:
             break
         await asyncio.sleep(0.01)
     return host["race_id"], tokens

@@ -11,7 +11,10 @@ import pytest
 from service import analysis as analysis_module
 from service.analysis import Analysis
 from service.config import Settings
+from service.engine import Mode
 from service.store.memory import MemoryStore
+
+TF_D1N = Mode.parse("TF.D1N")
 
 
 def new_analysis() -> Analysis:
@@ -21,9 +24,9 @@ def new_analysis() -> Analysis:
 
 async def test_refills_stop_at_close() -> None:
     analysis = new_analysis()
-    analysis.start_refilling(("TF.D1N",))
+    analysis.start_refilling((TF_D1N,))
     await asyncio.sleep(0.05)
-    refill = analysis._refills["TF.D1N"]
+    refill = analysis._refills[TF_D1N]
     await asyncio.wait_for(analysis.close(), 10)
     assert refill.done()
 
@@ -40,11 +43,11 @@ async def test_close_does_not_wait_for_a_refill_that_ignores_cancelling(
             with contextlib.suppress(asyncio.CancelledError):
                 await asyncio.sleep(10)
 
-    analysis._refills["TF.D1N"] = asyncio.create_task(stubborn())
+    analysis._refills[TF_D1N] = asyncio.create_task(stubborn())
     await asyncio.sleep(0)
     with caplog.at_level(logging.WARNING, logger="service.analysis"):
         await asyncio.wait_for(analysis.close(), 5)
     assert "did not stop at shutdown" in caplog.text
     release.set()
-    analysis._refills["TF.D1N"].cancel()
+    analysis._refills[TF_D1N].cancel()
     await asyncio.sleep(0)
