@@ -6,11 +6,13 @@ docs/benchmarks.md, not for assertions.
 
 from __future__ import annotations
 
+import ast
 import gc
 import json
 import pstats
 import subprocess
 import sys
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 from typing import TypedDict
 
@@ -202,6 +204,39 @@ def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
         assert phase.tally.rate == pytest.approx(phase.tally.done / 0.3)
         # The CPU read at each slice's edges, summed (the driver's is this process's).
         assert phase.usage.server is not None and phase.usage.client > 0
+
+
+def benchmark_imports() -> dict[str, set[str]]:
+    """Each module of benchmarks/ and the modules of benchmarks/ it imports, wherever the
+    import stands: one inside a function closes a circle as surely as one at the top."""
+    modules = {path.stem: path for path in (ROOT / "benchmarks").glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module == "benchmarks":
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("benchmarks."):
+                imported.add((node.module or "").split(".")[1])
+            elif isinstance(node, ast.Import):
+                imported.update(
+                    alias.name.split(".")[1]
+                    for alias in node.names
+                    if alias.name.startswith("benchmarks.")
+                )
+        graph[name] = imported & modules.keys()
+    return graph
+
+
+def test_no_benchmark_module_imports_itself_through_others() -> None:
+    graph = benchmark_imports()
+    # ws_load.py and its driver processes run the same phases, from a module of their own.
+    assert {"_ws_drivers", "_ws_phases"} <= graph["ws_load"]
+    assert "_ws_phases" in graph["_ws_drivers"]
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as circle:
+        pytest.fail(f"benchmarks/ imports in a circle: {' -> '.join(circle.args[1])}")
 
 
 def test_websocket_load_refuses_more_driver_processes_than_connections() -> None:
