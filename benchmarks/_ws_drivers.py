@@ -22,6 +22,7 @@ from typing import Any
 from benchmarks._client import Tally, run_driver
 from benchmarks._processes import Listening
 from benchmarks._ws_figures import Usage
+from benchmarks._ws_phases import echo_phase, service_phase
 
 # Long enough for the slowest process to create its games and draw their scripts.
 START_TIMEOUT = 300.0
@@ -138,18 +139,16 @@ async def _drive_share(
     import httpx2
     import redis.asyncio as aioredis
 
-    from benchmarks import ws_load
-
     redis = aioredis.Redis.from_url(args.redis_url)
     try:
         if kind == "echo":
-            tally, usage = await ws_load.echo_phase(args, server)
+            tally, usage = await echo_phase(args, server)
         elif kind == "echo-store":
-            tally, usage = await ws_load.echo_phase(args, server, redis)
+            tally, usage = await echo_phase(args, server, redis)
         else:
             rng = random.Random(None if args.seed is None else args.seed + 1 + index)
             async with httpx2.AsyncClient(trust_env=False, timeout=15.0) as http:
-                tally, usage, _ = await ws_load.service_phase(args, server, http, redis, rng)
+                tally, usage, _ = await service_phase(args, server, http, redis, rng)
     finally:
         await redis.aclose()
     return Share(tally, usage)

@@ -6,12 +6,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from benchmarks._client import TAIL_BURST_SECONDS, Tally, bursts
 from benchmarks._processes import Listening, cpu_seconds
 from benchmarks._report import Figure
+
+# What the measured windows are placed by: ``time.perf_counter`` unless a test's own.
+Clock = Callable[[], float]
 
 # Targets (docs/benchmarks.md).
 TARGET_RATIO = 0.4
@@ -63,11 +67,18 @@ async def _read_usage(server: Listening, redis: Any | None) -> _Reading:
     return _Reading(time.process_time(), cpu_seconds(server.pid), cpu, calls, usec)
 
 
-async def watch_usage(tally: Tally, usage: Usage, server: Listening, redis: Any | None) -> None:
-    """Reads CPU counters at the start and at the end of the measured window."""
-    await asyncio.sleep(max(0.0, tally.window_start - time.perf_counter()))
+async def watch_usage(
+    tally: Tally,
+    usage: Usage,
+    server: Listening,
+    redis: Any | None,
+    clock: Clock = time.perf_counter,
+) -> None:
+    """Reads CPU counters at the start and at the end of the measured window, which
+    ``clock`` placed."""
+    await asyncio.sleep(max(0.0, tally.window_start - clock()))
     before = await _read_usage(server, redis)
-    await asyncio.sleep(max(0.0, tally.window_end - time.perf_counter()))
+    await asyncio.sleep(max(0.0, tally.window_end - clock()))
     after = await _read_usage(server, redis)
     usage.client = after.client - before.client
     if before.server is not None and after.server is not None:

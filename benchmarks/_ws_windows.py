@@ -19,7 +19,7 @@ from typing import Any
 
 from benchmarks._client import Tally, driver_collector_quiet
 from benchmarks._processes import Listening
-from benchmarks._ws_figures import Usage, watch_usage
+from benchmarks._ws_figures import Clock, Usage, watch_usage
 
 REPLY_TIMEOUT = 15.0
 
@@ -34,20 +34,23 @@ async def run_window(
     server: Listening,
     redis: Any | None = None,
     start_together: Callable[[], object] | None = None,
+    clock: Clock = time.perf_counter,
 ) -> Usage:
     """Runs every worker coroutine (they stop at ``tally.window_end``); the window's usage.
 
     ``start_together`` blocks until every driver process is ready (``--driver-processes``).
+    ``clock`` places the window: it must be the one the workers time their round trips
+    with.
     """
     usage = Usage()
     if start_together is not None:
         start_together()
     with driver_collector_quiet():
-        now = time.perf_counter()
+        now = clock()
         tally.window_start = now + warmup
         tally.window_end = tally.window_start + duration
         async with asyncio.timeout(warmup + duration + 4 * REPLY_TIMEOUT):
-            await asyncio.gather(watch_usage(tally, usage, server, redis), *workers)
+            await asyncio.gather(watch_usage(tally, usage, server, redis, clock), *workers)
     return usage
 
 
@@ -69,6 +72,7 @@ async def alternate(
     settle: float,
     duration: float,
     redis: Any | None = None,
+    clock: Clock = time.perf_counter,
 ) -> None:
     """Measures each phase for ``duration`` seconds in all, in ``slices`` turns each.
 
@@ -80,7 +84,9 @@ async def alternate(
     for turn in range(slices):
         for phase in (first, second) if turn % 2 == 0 else (second, first):
             lead = settle if phase.tally.measured else warmup
-            used = await run_window(phase.tally, phase.workers(), lead, length, phase.server, redis)
+            used = await run_window(
+                phase.tally, phase.workers(), lead, length, phase.server, redis, clock=clock
+            )
             phase.usage.add(used)
             phase.tally.measured += length
 

@@ -6,11 +6,17 @@ docs/benchmarks.md, not for assertions.
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import gc
 import json
+import os
 import pstats
+import selectors
 import subprocess
 import sys
+from dataclasses import dataclass
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 from typing import TypedDict
 
@@ -157,13 +163,41 @@ def test_a_tail_of_stalls_ends_in_few_bursts_and_one_of_slow_actions_in_many() -
     assert Tally().tail_ends(99) == [] and bursts([]) == 0
 
 
-def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
-    import asyncio
-    import os
-    import time
-    from dataclasses import dataclass
+class JumpingSelector(selectors.SelectSelector):
+    """Polls without waiting, and moves its loop's clock to where the loop meant to wake."""
 
+    def __init__(self, loop: VirtualTimeLoop) -> None:
+        super().__init__()
+        self.loop = loop
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        if timeout is None:  # nothing scheduled: only a file can wake the loop
+            return super().select(None)
+        ready = super().select(0)
+        if not ready:
+            self.loop.now += timeout
+        return ready
+
+
+class VirtualTimeLoop(asyncio.SelectorEventLoop):
+    """An event loop on a clock of its own, which stands still while code runs and, when
+    every task waits, jumps to the next timer: what happens between two instants of it
+    depends on the code alone, never on how fast the machine runs it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        super().__init__(JumpingSelector(self))
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
     from benchmarks._ws_windows import Sliced, Workers, alternate
+
+    # Powers of two, so that every instant is exact in floating point and each answer
+    # falls on a known side of a slice's edges.
+    answer_every, warmup, settle, duration, slices = 1 / 512, 1 / 16, 1 / 64, 3 / 8, 3
 
     @dataclass
     class ThisProcess:
@@ -174,12 +208,13 @@ def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
 
     def workers(name: str, phase: list[Sliced]) -> Workers:
         async def worker() -> None:
+            clock = asyncio.get_running_loop().time
             tally = phase[0].tally
-            turns.append((name, tally.window_start - time.perf_counter()))
-            while time.perf_counter() < tally.window_end:
-                sent = time.perf_counter()
-                await asyncio.sleep(0.002)
-                tally.record(sent, time.perf_counter(), True)
+            turns.append((name, tally.window_start - clock()))
+            while clock() < tally.window_end:
+                sent = clock()
+                await asyncio.sleep(answer_every)
+                tally.record(sent, clock(), True)
 
         return [worker()]
 
@@ -187,21 +222,61 @@ def test_baseline_and_service_are_measured_in_alternating_slices() -> None:
     service: list[Sliced] = []
     store.append(Sliced(ThisProcess(), lambda: workers("store", store)))
     service.append(Sliced(ThisProcess(), lambda: workers("service", service)))
-    asyncio.run(alternate((store[0], service[0]), 3, 0.05, 0.01, 0.3))
+
+    async def measure() -> None:
+        clock = asyncio.get_running_loop().time
+        await alternate((store[0], service[0]), slices, warmup, settle, duration, clock=clock)
+
+    with asyncio.Runner(loop_factory=VirtualTimeLoop) as runner:
+        runner.run(measure())
 
     # ABBA: each phase's turns alternate with the other's, so drift falls on both.
     order = ["store", "service", "service", "store", "store", "service"]
     assert [name for name, _ in turns] == order
     # A phase's first slice warms up for --warmup, its later ones settle for --settle.
-    leads = {name: [round(lead, 2) for n, lead in turns if n == name] for name, _ in turns}
-    assert leads == {"store": [0.05, 0.01, 0.01], "service": [0.05, 0.01, 0.01]}
+    leads = {name: [lead for n, lead in turns if n == name] for name, _ in turns}
+    assert leads == {"store": [warmup, settle, settle], "service": [warmup, settle, settle]}
     for phase in (store[0], service[0]):
-        assert phase.tally.measured == pytest.approx(0.3)
-        # Answers are counted only inside the slices: about one per 2 ms of them.
-        assert 50 <= phase.tally.done <= 160
-        assert phase.tally.rate == pytest.approx(phase.tally.done / 0.3)
+        assert phase.tally.measured == duration
+        # Answers are counted inside the slices only, none of the warm-up's or the
+        # settling's: one per answer_every of the measured time, exactly.
+        assert phase.tally.done == duration / answer_every == 192
+        assert phase.tally.rate == 1 / answer_every
         # The CPU read at each slice's edges, summed (the driver's is this process's).
         assert phase.usage.server is not None and phase.usage.client > 0
+
+
+def benchmark_imports() -> dict[str, set[str]]:
+    """Each module of benchmarks/ and the modules of benchmarks/ it imports, wherever the
+    import stands: one inside a function closes a circle as surely as one at the top."""
+    modules = {path.stem: path for path in (ROOT / "benchmarks").glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module == "benchmarks":
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("benchmarks."):
+                imported.add((node.module or "").split(".")[1])
+            elif isinstance(node, ast.Import):
+                imported.update(
+                    alias.name.split(".")[1]
+                    for alias in node.names
+                    if alias.name.startswith("benchmarks.")
+                )
+        graph[name] = imported & modules.keys()
+    return graph
+
+
+def test_no_benchmark_module_imports_itself_through_others() -> None:
+    graph = benchmark_imports()
+    # ws_load.py and its driver processes run the same phases, from a module of their own.
+    assert {"_ws_drivers", "_ws_phases"} <= graph["ws_load"]
+    assert "_ws_phases" in graph["_ws_drivers"]
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as circle:
+        pytest.fail(f"benchmarks/ imports in a circle: {' -> '.join(circle.args[1])}")
 
 
 def test_websocket_load_refuses_more_driver_processes_than_connections() -> None:

@@ -214,17 +214,32 @@ def peers(client: CheckedClient, *labels: str) -> Iterator[list[Peer]]:
 
 
 class Clock:
-    """Moves the races' time source (``service.races.now_ms``) forward on demand."""
+    """Moves the races' time source (``service.races.now_ms``) forward on demand, or
+    holds it still."""
 
     def __init__(self) -> None:
         self.offset_ms = 0
+        self.held_at: int | None = None
         self._real = races_module.now_ms
 
     def __call__(self) -> int:
+        if self.held_at is not None:
+            return self.held_at
         return self._real() + self.offset_ms
 
     def jump_past(self, at_ms: int, margin_ms: int = 1000) -> None:
         self.offset_ms = max(self.offset_ms, at_ms - self._real() + margin_ms)
+
+    def hold(self) -> None:
+        """Stops the races' time where it is: until ``release``, a countdown started now
+        never runs out, however long the test's steps take."""
+        self.held_at = self()
+
+    def release(self) -> None:
+        """Lets the races' time run on from where it was held."""
+        if self.held_at is not None:
+            self.offset_ms = self.held_at - self._real()
+            self.held_at = None
 
 
 # --------------------------------------------------------------------------- fair play

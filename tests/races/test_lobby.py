@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 import redis as redis_client
 
+from service import races as races_module
 from tests.races.race_support import (
+    Clock,
     create_race,
     is_race,
     join_race,
@@ -124,7 +126,11 @@ def test_ready_unready_and_start_when_all_ready(race_client: CheckedClient) -> N
         _expect(race_post(race_client, race_id, "start", ann["player_token"]), 409, "race_started")
 
 
-def test_only_the_host_starts_even_with_players_not_ready(race_client: CheckedClient) -> None:
+def test_only_the_host_starts_even_with_players_not_ready(
+    race_client: CheckedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(races_module, "now_ms", clock)
     ann = create_race(race_client, "Ann")
     bob = join_race(race_client, ann["join_code"], "Bob")
     race_id = ann["race_id"]
@@ -140,6 +146,7 @@ def test_only_the_host_starts_even_with_players_not_ready(race_client: CheckedCl
         assert race_client.get(f"/races/{race_id}").json()["race"]["status"] == "lobby"
 
         mark = pb.mark()
+        clock.hold()  # the countdown lasts until the early action was refused, however slow
         response = race_post(race_client, race_id, "start", ann["player_token"])
         assert response.status_code == 200, response.text
         race = response.json()["race"]
@@ -156,6 +163,7 @@ def test_only_the_host_starts_even_with_players_not_ready(race_client: CheckedCl
             headers=auth(bob["player_token"]),
         )
         _expect(refused_early, 409, "race_not_started")
+        clock.release()
         running = pb.until(is_race(race_id, lambda r: r["status"] == "running"), since=mark)
         assert running["race"]["server_time"] >= running["race"]["start_at"]
         played = race_client.post(

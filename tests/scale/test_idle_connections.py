@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import random
 import resource
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,6 +39,10 @@ HEADER_TIMEOUT = 4
 CAPPED_HEADER_TIMEOUT = 15
 HELLO_TIMEOUT = 2
 KEEP_ALIVE = 1
+# How long the service holds a silent socket within the cap at least: the header timeout,
+# less what its event loop's clock may lag (read once a turn, and a turn that takes in
+# hundreds of connections on a loaded machine is long).
+HELD_AT_LEAST = HEADER_TIMEOUT / 2
 # Whatever the service does, a silent socket is given up on this long after the flood.
 GIVE_UP = HEADER_TIMEOUT + 10
 # Connections of the test's own clients (a WebSocket, HTTP clients) beside the silent ones.
@@ -102,6 +107,13 @@ async def _outcome(silent: Silent, give_up: float = GIVE_UP) -> str:
     return answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/1.1 ") else "closed"
 
 
+async def _ended(silent: Silent) -> tuple[str, float]:
+    """The outcome of a silent socket, and when this process saw it (no sooner than the
+    service ended it)."""
+    outcome = await _outcome(silent)
+    return outcome, time.monotonic()
+
+
 def _tally(outcomes: list[str]) -> dict[str, int]:
     tally: dict[str, int] = {}
     for outcome in outcomes:
@@ -126,6 +138,7 @@ async def test_silent_sockets_beyond_the_cap_per_address_are_refused_at_once(
         async with await Peer.open(idle, "player") as player:
             await player.subscribe(game.game_id, game.token)
             before = await metrics(http, idle)
+            started = time.monotonic()
             silent = await _open_silent(idle, SILENT, "127.0.0.2")
             try:
                 during = await metrics(http, idle)
@@ -133,7 +146,8 @@ async def test_silent_sockets_beyond_the_cap_per_address_are_refused_at_once(
                 assert (await http.get(f"{idle.url}/healthz")).status_code == 200
                 await _live_game_plays(player, game.game_id, game.local)
             finally:
-                outcomes = _tally(list(await asyncio.gather(*map(_outcome, silent))))
+                ended = await asyncio.gather(*map(_ended, silent))
+                outcomes = _tally([outcome for outcome, _ in ended])
             after = await metrics(http, idle)
             await player.ping()
     # Every silent socket ended: refused at once (429), or held within the cap and closed
@@ -141,7 +155,14 @@ async def test_silent_sockets_beyond_the_cap_per_address_are_refused_at_once(
     # more make room for a few more, so the held ones are at least the cap.
     assert set(outcomes) <= {"429", "closed"}, outcomes
     assert outcomes.get("closed", 0) >= PER_ADDRESS, outcomes
-    assert outcomes.get("429", 0) >= SILENT // 2, outcomes
+    # And at most what the cap allows over the time the flood and its timeouts took: no
+    # more than PER_ADDRESS held at once, each for HELD_AT_LEAST. A machine that opens the
+    # sockets slowly frees and fills the places more often; all the others were refused
+    # at once.
+    last_closed = max(at for outcome, at in ended if outcome == "closed")
+    held_at_most = PER_ADDRESS * (last_closed - started) / HELD_AT_LEAST
+    assert outcomes["closed"] <= held_at_most, (outcomes, held_at_most)
+    assert outcomes.get("429", 0) >= 1, outcomes
     assert during.get("solitaire_connections", 0) <= PER_ADDRESS + OWN, during
     refused = 'solitaire_connections_refused_total{cap="per_address"}'
     assert after[refused] - before.get(refused, 0) == outcomes["429"]

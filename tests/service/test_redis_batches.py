@@ -69,6 +69,18 @@ def kill_normal_clients(db: redis.Redis) -> int:
     return killed
 
 
+# How long a test's BLPOP holds the replies of its batch back unless the test releases it
+# (under the store's socket timeout, 5 s): the test decides when they come, not the time.
+HELD = 3
+
+
+async def on_their_way(run: Pipelined, batches: int) -> None:
+    """Until ``batches`` batches are written and their replies not yet read."""
+    async with asyncio.timeout(10):
+        while len(run._written) < batches:
+            await asyncio.sleep(0.005)
+
+
 async def create_game(store: RedisStore, game_id: str) -> None:
     await store.create(StoredGame(game_id, 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
 
@@ -142,13 +154,14 @@ async def test_batches_on_their_way_when_the_connection_is_lost_are_all_sent_aga
     await run(("PING",))
     monkeypatch.setattr(run, "_write_every", 1)
     sizes = record_batches(monkeypatch, run)
-    slow = asyncio.ensure_future(run(("BLPOP", "empty", 0.3)))
+    slow = asyncio.ensure_future(run(("BLPOP", "empty", HELD)))
     first = asyncio.ensure_future(run(await commit_command(store, "g1", "r1")))
     second = asyncio.ensure_future(run(("GET", "a"), await commit_command(store, "g2", "r1")))
-    await asyncio.sleep(0.05)
+    await on_their_way(run, 3)
     assert sizes == [1, 1, 2] and len(run._written) == 3
     assert kill_normal_clients(db) >= 1
-    assert await slow == [None]
+    db.rpush("empty", "x")  # for the BLPOP written again
+    assert await slow == [(b"empty", b"x")]
     # A commit written twice may have run on the first try: its request id tells.
     assert (await first)[0] in ([b"applied", 1], [b"duplicate", 1])
     got = await second
@@ -351,10 +364,11 @@ async def test_a_caller_cancelled_mid_batch_leaves_the_others_their_replies(
 ) -> None:
     db.mset({"a": "1", "b": "2"})
     run = batcher(store)
-    waiting = asyncio.create_task(run(("BLPOP", "empty", 0.3)))
+    waiting = asyncio.create_task(run(("BLPOP", "empty", HELD)))
     other = asyncio.create_task(run(("GET", "a")))
-    await asyncio.sleep(0.05)
+    await on_their_way(run, 1)
     waiting.cancel()
+    db.rpush("empty", "x")  # the batch's replies come now
     assert await other == [b"1"]
     assert await run(("GET", "b")) == [b"2"]
     assert waiting.cancelled()
@@ -367,8 +381,8 @@ async def test_a_batch_cancelled_mid_read_leaves_no_unread_replies_in_the_pool(
     closes): the next batch must not read them as its own."""
     db.mset({"a": "1", "b": "2"})
     run = batcher(store)
-    waiting = asyncio.create_task(run(("BLPOP", "empty", 0.5), ("GET", "a")))
-    await asyncio.sleep(0.1)
+    waiting = asyncio.create_task(run(("BLPOP", "empty", HELD), ("GET", "a")))
+    await on_their_way(run, 1)
     sender = run._sender  # it reads the replies
     assert sender is not None and not sender.done()
     sender.cancel()

@@ -69,7 +69,9 @@ def test_watchers_catch_up_after_a_redis_restart(server: RedisServer) -> None:
             commit_after_restart(there, game_id, token)
             commit_after_restart(there, game_id, token)
             version, state = public_state(there, game_id)
-            deadline = time.monotonic() + 5.0
+            # The feed tries again with a backoff of up to 5 s, each restart above one
+            # more try that failed: three times that, for a machine that starts Redis slowly.
+            deadline = time.monotonic() + 15.0
             while view.version < version and time.monotonic() < deadline:
                 frame = try_recv(watcher, 0.5)
                 if frame is not None and frame["type"] != "error":

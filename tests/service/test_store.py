@@ -257,32 +257,38 @@ async def test_changes_are_delivered_to_local_subscribers(store: Store) -> None:
 
 
 async def test_idle_games_expire_and_won_games_are_kept(store_url: str) -> None:
-    store = await opened(store_url, game_ttl_seconds=1, won_game_ttl_seconds=0)
+    # Each check is made at a moment the test measured, on the safe side of a lifetime's
+    # end, so that a slow machine moves the moments, not the outcome. Two seconds leave
+    # the action that renews a game time to come before that game's end.
+    ttl = 2
+    store = await opened(store_url, game_ttl_seconds=ttl, won_game_ttl_seconds=0)
     loop = asyncio.get_running_loop()
     try:
-        started = loop.time()
         for game_id in ("idle", "won", "busy"):
             await store.create(stored_game(game_id))
+        created = loop.time()  # every lifetime started by now: "idle" ends by created + ttl
         assert (
             await commit(store, "won", 0, "c1>f", "w1", won=True)
         ).status is CommitStatus.APPLIED
-        await asyncio.sleep(0.5)
-        # An accepted action starts the idle time again.
+        # An accepted action starts the idle time again (the Redis store renews a
+        # lifetime once a tenth of it has run down).
+        await asyncio.sleep(ttl / 10 + 0.1)
+        renewing = loop.time()  # "busy" lives at least until renewing + ttl
         assert (await commit(store, "busy", 0)).status is CommitStatus.APPLIED
-        renewed = loop.time()
-        await asyncio.sleep(started + 1.5 - loop.time())
+        renewed = loop.time()  # and no longer than renewed + ttl
+        await asyncio.sleep(created + ttl + 0.05 - loop.time())
         assert await store.load("idle") is None
         assert await store.actions("idle") is None
         assert (await commit(store, "idle", 0)).status is CommitStatus.MISSING
         assert await store.find_request("idle", "x") is None
-        if loop.time() - renewed < 0.95:  # only meaningful while its second is not up
-            busy = await store.load("busy")
+        busy = await store.load("busy")
+        if loop.time() < renewing + ttl:  # read before its renewed lifetime could end
             assert busy is not None and busy.version == 1
         won = await store.load("won")
         assert won is not None and won.won is True
         assert await store.actions("won") == ["c1>f"]
         assert await store.find_request("won", "w1") == 1
-        await asyncio.sleep(renewed + 1.5 - loop.time())
+        await asyncio.sleep(renewed + ttl + 0.05 - loop.time())
         assert await store.load("busy") is None
         assert await store.load("won") is not None
     finally:
