@@ -151,7 +151,7 @@ class GameReads:
                 raise race_running()
         elif stored.challenge and not self._challenge_public(stored.challenge):
             raise daily_running()
-        elif not stored.won:
+        elif not stored.over:
             self.authorize(stored.token_hash, token)
             if stored.hidden:
                 # The code names every hidden card: a secret deal keeps it until the end.
@@ -181,7 +181,7 @@ class GameReads:
         elif stored.challenge:
             if not self._challenge_public(stored.challenge):
                 raise daily_running()
-        elif not stored.won:
+        elif not stored.over:
             raise ServiceError(
                 ErrorCode.GAME_NOT_OVER, 409, "a game can be replayed once it is over"
             )

@@ -308,7 +308,7 @@ class Careers:
         if stored is None or stored.version == 0:
             return
         game = engine.deserialize(stored.state)
-        if stored.won:
+        if stored.over:
             # Over: counted when it ended, unless that instance stopped first.
             await self.game_over(previous[0], player.player_id, stored.challenge, game)
             return
@@ -323,6 +323,6 @@ class Careers:
             stored = await self.games.store.load(player.current_game)
         except StoreUnavailable:
             return
-        if stored is not None and stored.won:
+        if stored is not None and stored.over:
             game = engine.deserialize(stored.state)
             await self.game_over(player.current_game, player.player_id, stored.challenge, game)

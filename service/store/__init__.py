@@ -29,9 +29,9 @@ class StoredGame:
     state: str
     token_hash: str
     code: str
-    # ``won`` is true once the game is over (won or resigned): it is then kept for
-    # ``won_game_ttl_seconds`` and its record becomes public.
-    won: bool = False
+    # Once the game is over (won or resigned) it is kept for ``won_game_ttl_seconds``
+    # and its record becomes public.
+    over: bool = False
     race_id: str = ""
     # The player who created the game (empty: anonymous) and its daily challenge, if any.
     player_id: str = ""
@@ -167,7 +167,7 @@ class Store(ABC):
         state: str,
         notation: str,
         request_id: str | None,
-        won: bool,
+        over: bool,
         payload: bytes,
         fingerprint: str = "",
     ) -> CommitResult:

@@ -60,8 +60,8 @@ class MemoryStore(Store):
     async def ping(self) -> None:
         return None
 
-    def _expiry(self, won: bool) -> float | None:
-        ttl = self.settings.won_game_ttl_seconds if won else self.settings.game_ttl_seconds
+    def _expiry(self, over: bool) -> float | None:
+        ttl = self.settings.won_game_ttl_seconds if over else self.settings.game_ttl_seconds
         return now() + ttl if ttl > 0 else None
 
     def _entry(self, game_id: str) -> _Entry | None:
@@ -79,7 +79,7 @@ class MemoryStore(Store):
                 k for k, e in self._games.items() if e.expires_at and e.expires_at <= moment
             ]:
                 del self._games[game_id]
-        self._games[game.game_id] = _Entry(replace(game), self._expiry(game.won))
+        self._games[game.game_id] = _Entry(replace(game), self._expiry(game.over))
 
     async def load(self, game_id: str) -> StoredGame | None:
         entry = self._entry(game_id)
@@ -92,7 +92,7 @@ class MemoryStore(Store):
         state: str,
         notation: str,
         request_id: str | None,
-        won: bool,
+        over: bool,
         payload: bytes,
         fingerprint: str = "",
     ) -> CommitResult:
@@ -112,13 +112,13 @@ class MemoryStore(Store):
             return CommitResult(CommitStatus.FULL, stored.version)
         stored.version += 1
         stored.state = state
-        stored.won = won
+        stored.over = over
         entry.log.append(notation)
         if stored.version % CHECKPOINT_INTERVAL == 0:
             entry.checkpoints[stored.version] = state
         if request_id is not None:
             entry.requests.append((request_id, stored.version, fingerprint))
-        entry.expires_at = self._expiry(won)
+        entry.expires_at = self._expiry(over)
         self._dispatch(Delivery(game_id, stored.version, payload))
         return CommitResult(CommitStatus.APPLIED, stored.version)
 

@@ -158,7 +158,7 @@ def stored_game(game_id: str, fields: dict[Any, Any]) -> StoredGame | None:
         state=text_of(fields[b"s"]),
         token_hash=text_of(fields[b"t"]),
         code=text_of(fields[b"c"]),
-        won=fields[b"w"] == b"1",
+        over=fields[b"w"] == b"1",
         race_id=text_of(fields.get(b"r", b"")),
         player_id=text_of(fields.get(b"p", b"")),
         challenge=text_of(fields.get(b"dc", b"")),

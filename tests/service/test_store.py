@@ -62,7 +62,7 @@ async def commit(
     expected: int,
     notation: str = "d",
     request_id: str | None = None,
-    won: bool = False,
+    over: bool = False,
     fingerprint: str | None = None,
 ) -> Any:
     payload = f'{{"version": {expected + 1}, "notation": "{notation}"}}'.encode()
@@ -72,7 +72,7 @@ async def commit(
         f"state-{expected + 1}",
         notation,
         request_id,
-        won,
+        over,
         payload,
         notation if fingerprint is None else fingerprint,
     )
@@ -97,7 +97,7 @@ async def test_commit_statuses(store: Store) -> None:
     assert (result.status, result.version) == (CommitStatus.APPLIED, 1)
     loaded = await store.load("g")
     assert loaded is not None
-    assert (loaded.version, loaded.state, loaded.won) == (1, "state-1", False)
+    assert (loaded.version, loaded.state, loaded.over) == (1, "state-1", False)
     assert loaded.token_hash == hash_token("secret")
 
     # Someone else moved first: a conflict, with the version that is there.
@@ -268,7 +268,7 @@ async def test_idle_games_expire_and_won_games_are_kept(store_url: str) -> None:
             await store.create(stored_game(game_id))
         created = loop.time()  # every lifetime started by now: "idle" ends by created + ttl
         assert (
-            await commit(store, "won", 0, "c1>f", "w1", won=True)
+            await commit(store, "won", 0, "c1>f", "w1", over=True)
         ).status is CommitStatus.APPLIED
         # An accepted action starts the idle time again (the Redis store renews a
         # lifetime once a tenth of it has run down).
@@ -285,7 +285,7 @@ async def test_idle_games_expire_and_won_games_are_kept(store_url: str) -> None:
         if loop.time() < renewing + ttl:  # read before its renewed lifetime could end
             assert busy is not None and busy.version == 1
         won = await store.load("won")
-        assert won is not None and won.won is True
+        assert won is not None and won.over is True
         assert await store.actions("won") == ["c1>f"]
         assert await store.find_request("won", "w1") == 1
         await asyncio.sleep(renewed + ttl + 0.05 - loop.time())
@@ -299,7 +299,7 @@ async def test_won_games_can_have_their_own_lifetime(store_url: str) -> None:
     store = await opened(store_url, game_ttl_seconds=3600, won_game_ttl_seconds=1)
     try:
         await store.create(stored_game("short"))
-        assert (await commit(store, "short", 0, "c1>f", won=True)).status is CommitStatus.APPLIED
+        assert (await commit(store, "short", 0, "c1>f", over=True)).status is CommitStatus.APPLIED
         await asyncio.sleep(1.5)
         assert await store.load("short") is None
         assert await store.actions("short") is None
