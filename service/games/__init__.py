@@ -27,8 +27,9 @@ from ..store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_toke
 from ..support.ids import new_id
 from ..support.locks import KeyedLocks
 from ..support.metrics import Metrics
+from .changes import build_change
 from .hooks import RaceRead
-from .reads import GameReads, build_change
+from .reads import GameReads
 
 _COMMIT_ATTEMPTS = 8
 _LIVE_CACHE_SIZE = 10_000

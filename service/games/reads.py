@@ -27,36 +27,12 @@ from ..errors import (
 from ..protocol import ErrorCode, action_object
 from ..store import Store, StoredGame, StoreUnavailable, hash_token
 from ..support.metrics import Metrics
-from .diff import public_patch
+from .changes import build_change
 from .hooks import PlayerHooks, RaceHooks
 
 # Operators follow store outages under the games layer's name, whichever read met them.
 log = logging.getLogger("service.games")
 T = TypeVar("T")  # what a store read returns
-
-
-def build_change(
-    game_id: str,
-    version: int,
-    outcome: engine.Outcome,
-    before: dict[str, Any],
-    after: dict[str, Any],
-) -> dict[str, Any]:
-    """The change message of ``outcome``, between public views ``before`` and ``after``."""
-    return {
-        "type": "change",
-        "game_id": game_id,
-        "version": version,
-        "notation": str(outcome.action),
-        "action": action_object(outcome.action),
-        "events": outcome.events(),
-        "patch": public_patch(before, after),
-        "score": {
-            "delta": outcome.score_delta,
-            "total": after["score"],
-            "display": after["score_display"],
-        },
-    }
 
 
 class GameReads:
