@@ -38,6 +38,13 @@ async def from_store(call: Awaitable[T]) -> T:
         ) from exc
 
 
+def invalid_action(error: engine.InvalidActionError) -> ServiceError:
+    """The one answer, over HTTP and the WebSocket, to an action that cannot be understood
+    (bad notation, unknown pile, empty pile), with the engine's reason; an action the
+    rules forbid is ``RuleRejected`` instead."""
+    return ServiceError(ErrorCode.INVALID_ACTION, 422, error.message, reason=error.code)
+
+
 def request_id_reused(version: int) -> ServiceError:
     # Answering "duplicate" here would silently drop a new action of a client whose
     # request counter restarted; it must learn that its ids collide.

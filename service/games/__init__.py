@@ -21,7 +21,7 @@ import orjson
 
 from .. import engine
 from ..config import Settings
-from ..errors import RuleRejected, ServiceError, not_found, request_id_reused
+from ..errors import RuleRejected, ServiceError, invalid_action, not_found, request_id_reused
 from ..protocol import ErrorCode
 from ..store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
 from ..support.ids import new_id
@@ -285,9 +285,7 @@ class Games(GameReads):
                 if isinstance(exc, engine.IllegalActionError):
                     raise RuleRejected(exc, game_id, live.version) from exc
                 if isinstance(exc, engine.InvalidActionError):
-                    raise ServiceError(
-                        ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
-                    ) from exc
+                    raise invalid_action(exc) from exc
                 raise
             version = live.version + 1
             after = game.public_view()

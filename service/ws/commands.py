@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from .. import engine
 from ..config import Settings
-from ..errors import RuleRejected, ServiceError
+from ..errors import RuleRejected, ServiceError, invalid_action
 from ..games import Applied
 from ..hints import Hints
 from ..protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, parse_action_input
@@ -188,9 +188,7 @@ class Commands:
             try:
                 action = parse_action_input(message.action)
             except engine.InvalidActionError as exc:
-                raise ServiceError(
-                    ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
-                ) from exc
+                raise invalid_action(exc) from exc
         elif isinstance(message, UndoMessage):
             action = engine.Undo()
         else:
