@@ -21,7 +21,14 @@ import orjson
 
 from .. import engine
 from ..config import Settings
-from ..errors import RuleRejected, ServiceError, invalid_action, not_found, request_id_reused
+from ..errors import (
+    RuleRejected,
+    ServiceError,
+    from_store,
+    invalid_action,
+    not_found,
+    request_id_reused,
+)
 from ..protocol import ErrorCode
 from ..store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
 from ..support.ids import new_id
@@ -132,10 +139,7 @@ class Games(GameReads):
             hidden=hidden,
             created_ms=self.now_ms(),
         )
-        try:
-            await self.store.create(stored)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        await from_store(self.store.create(stored), self.store_refusal)
         live = _Live(
             0,
             state,
@@ -173,10 +177,7 @@ class Games(GameReads):
             player_id=player_id,
             created_ms=self.now_ms(),
         )
-        try:
-            await self.store.create(stored)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        await from_store(self.store.create(stored), self.store_refusal)
         self.metrics.games_created.labels(code.game.value).inc()
 
     # ------------------------------------------------------------------ writes
@@ -303,8 +304,9 @@ class Games(GameReads):
                     str(action),
                 )
             except StoreUnavailable as exc:
+                # Whether it was committed is unknown, and the live copy has it played.
                 self._live.pop(game_id, None)
-                raise self._unavailable(exc) from exc
+                raise self.store_refusal(exc) from exc
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 live.view = after
@@ -353,10 +355,7 @@ class Games(GameReads):
         if request_id is None:
             return None
         fingerprint = str(action)
-        try:
-            seen = await self.store.seen_request(game_id, request_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        seen = await from_store(self.store.seen_request(game_id, request_id), self.store_refusal)
         if seen is None:
             return None
         version, seen_fingerprint = seen

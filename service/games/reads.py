@@ -18,7 +18,9 @@ from .. import engine
 from ..config import Settings
 from ..errors import (
     ServiceError,
+    StoreRefusal,
     daily_running,
+    from_store,
     game_not_over,
     not_found,
     race_not_started,
@@ -51,16 +53,15 @@ class GameReads:
         self.metrics = metrics or Metrics()
         self.races: RaceHooks | None = None
         self.players: PlayerHooks | None = None
+        # What every store call about games answers when the store cannot be reached.
+        self.store_refusal = StoreRefusal("the game store is unavailable; retry", log, self.metrics)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
-    def _unavailable(self, exc: Exception) -> ServiceError:
-        log.warning("store unavailable: %s", exc)
-        self.metrics.store_errors.inc()
-        return ServiceError(
-            ErrorCode.STORE_UNAVAILABLE, 503, "the game store is unavailable; retry"
-        )
+    def _unavailable(self, exc: StoreUnavailable) -> ServiceError:
+        # Only the race layer still calls this; it goes once its calls use ``from_store``.
+        return self.store_refusal(exc)
 
     # ------------------------------------------------------------------ reads
 
@@ -72,10 +73,7 @@ class GameReads:
 
     async def _read(self, read: Callable[[str], Awaitable[T | None]], game_id: str) -> T:
         """One read of a game from the store; a missing game or store is a typed error."""
-        try:
-            found = await read(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        found = await from_store(read(game_id), self.store_refusal)
         if found is None:
             raise not_found(game_id)
         return found
