@@ -3,7 +3,9 @@
 The store hands every change of a subscribed game (or race) to ``deliver``, which never
 blocks; the pump forwards them in version order. A change that arrives out of order
 (after a Redis reconnect, say) makes the pump rebuild the missing ones from the game's
-action log, page by page, so a subscriber never sees a gap or a repeat.
+action log, page by page, so a subscriber never sees a gap or a repeat. An action of
+the connection's own, whose change rides in its result, is committed through the pump
+too, which alone moves what a subscription has been sent.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .. import engine
 from ..config import Settings
 from ..errors import ServiceError
@@ -25,7 +29,7 @@ from ..protocol.ws import SubscribeMessage, WatchRaceMessage
 from ..races import Races
 from ..store import Delivery, race_topic
 from ..support.tasks import cancel_and_wait
-from .frames import Outbox
+from .frames import Outbox, accepted
 
 log = logging.getLogger("service.ws")
 
@@ -37,21 +41,25 @@ CATCH_UP_RETRIES = (0.05, 0.2, 0.5, 1.0, 2.0, None)
 
 @dataclass(slots=True)
 class Subscription:
+    """A game this connection follows; ``last_version``, the version of the last change
+    sent, is the pump's to move."""
+
     role: str
     token: str | None
     last_version: int
 
 
 class Held:
-    """A game held by ``Pump.hold``, and the version whose change a result carried,
-    once there is one. A class rather than a generator context manager: it is entered
-    once per action, and costs a quarter as much."""
+    """The game held by ``Pump.hold``, and the version whose change a result carried,
+    once there is one. A class rather than a generator context manager, and one per
+    pump, reused by every action (the pump holds one game at a time, under its lock):
+    it is entered once per action."""
 
     __slots__ = ("carried", "game_id", "pump")
 
-    def __init__(self, pump: Pump, game_id: str) -> None:
+    def __init__(self, pump: Pump) -> None:
         self.pump = pump
-        self.game_id = game_id
+        self.game_id = ""
         self.carried: int | None = None
 
     def __enter__(self) -> Held:
@@ -87,9 +95,9 @@ class Pump:
         # read) is left out.
         self.race_versions: dict[str, int] = {}
         self.inbox: asyncio.Queue[Delivery] = asyncio.Queue(settings.send_queue_size)
-        # Held while a subscription is being set up, so the pump cannot race ahead of
-        # the snapshot it must follow.
-        self.lock = asyncio.Lock()
+        # Held while a subscription is being set up or an action of this connection
+        # commits, so the pump cannot race ahead of the snapshot or result it must follow.
+        self._lock = asyncio.Lock()
         self.too_slow = False
         self.task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
@@ -98,6 +106,7 @@ class Pump:
         # (``hold``), and what arrived for it meanwhile, in order.
         self._held_game: str | None = None
         self._held: list[Delivery] = []
+        self._holding = Held(self)
 
     def start(self) -> asyncio.Task[None]:
         self.task = asyncio.create_task(self._run())
@@ -156,10 +165,14 @@ class Pump:
         it in order, except the version set as ``carried``: it went out in a result.
 
         An action's own change is dispatched while it commits; queueing it only for the
-        pump to drop it again cost about a twentieth of the CPU of an action. Call with
-        the pump's lock held, so nothing of the game is being forwarded meanwhile.
+        pump to drop it again cost about a twentieth of the CPU of an action. Used with
+        the pump's lock held (``act_in_order``), so nothing of the game is being
+        forwarded meanwhile.
         """
-        return Held(self, game_id)
+        held = self._holding
+        held.game_id = game_id
+        held.carried = None
+        return held
 
     def _release(self, held: Held) -> None:
         self._held_game = None
@@ -181,7 +194,7 @@ class Pump:
     async def _run(self) -> None:
         while True:
             delivery = await self.inbox.get()
-            async with self.lock:
+            async with self._lock:
                 await self._forward(delivery)
 
     async def _forward(self, delivery: Delivery) -> None:
@@ -277,13 +290,51 @@ class Pump:
             }
         )
 
+    # ------------------------------------------------------------------ acting
+
+    async def act_in_order(
+        self,
+        sub: Subscription,
+        game_id: str,
+        action: engine.Action,
+        expected_version: int | None,
+        request_id: str,
+    ) -> None:
+        """Commits a player's action and sends its result, with the change in it when that
+        change is the next one this connection is due; otherwise (changes made elsewhere
+        not forwarded yet) the change goes out after those, as a frame.
+
+        The pump waits while the action is committed: its change, which can come back
+        through pub/sub before the commit's own reply, must not overtake the result that
+        carries it, and is skipped by its version once the result went out.
+        """
+        async with self._lock:
+            with self.hold(game_id) as held:
+                applied = await self.games.act(
+                    game_id, sub.token, action, expected_version, request_id
+                )
+                result = accepted(request_id, game_id, applied)
+                if applied.change_json is not None and sub.last_version == applied.version - 1:
+                    # Already serialized for the commit: embedded as it is.
+                    result["change"] = orjson.Fragment(applied.change_json)
+                    sub.last_version = held.carried = applied.version
+            await self.outbox.send(result)
+
     # ------------------------------------------------------------------ following
+
+    def subscription(self, game_id: str) -> Subscription | None:
+        return self.subscriptions.get(game_id)
+
+    def race_token(self, race_id: str) -> str | None:
+        """The player token ``race_id`` is watched with; None for a spectator, or for a
+        race this connection does not watch."""
+        return self.race_watches.get(race_id)
 
     async def subscribe(self, message: SubscribeMessage) -> None:
         game_id = message.game_id
         if game_id not in self.subscriptions:
             self._check_room()
-        async with self.lock:
+        async with self._lock:
             # Listen first, then read: a change committed in between is then either in
             # the snapshot or delivered after it, never lost.
             await self.games.store.subscribe(game_id, self)
@@ -330,7 +381,7 @@ class Pump:
         race_id = message.race_id
         if race_id not in self.race_watches:
             self._check_room()
-        async with self.lock:
+        async with self._lock:
             await self.games.store.subscribe(race_topic(race_id), self)
             try:
                 snapshot, version = await self.races.watch(race_id, message.token)
