@@ -42,7 +42,7 @@ from service.engine import (
     column,
     new_game,
 )
-from service.games.reads import build_change
+from service.games.changes import build_change
 
 TARGET_ACTIONS_PER_S = 100_000
 TARGET_RECORD_BYTES = 4 * 1024

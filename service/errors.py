@@ -7,12 +7,14 @@ turns it into problem details and the WebSocket into an ``error`` or a rejected
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from . import engine
 from .protocol import ErrorCode
 from .store import StoreUnavailable
+from .support.metrics import Metrics
 
 T = TypeVar("T")  # what a store read returns
 
@@ -28,14 +30,50 @@ class ServiceError(Exception):
         self.extra = {k: v for k, v in extra.items() if v is not None}
 
 
-async def from_store(call: Awaitable[T]) -> T:
-    """Awaits one store call; an unreachable store becomes ``store_unavailable`` (503)."""
+class StoreRefusal:
+    """The 503 ``store_unavailable`` that a layer answers when the store cannot be reached.
+
+    Made once per layer: the games layer, which meets most outages, also logs each one
+    and counts it (``solitaire_store_errors``); the others only refuse. ``from_store``
+    applies it to one store call; a site that must also undo something of its own on a
+    failure catches ``StoreUnavailable`` and raises ``refusal(exc)``.
+    """
+
+    __slots__ = ("log", "message", "metrics")
+
+    def __init__(
+        self, message: str, log: logging.Logger | None = None, metrics: Metrics | None = None
+    ) -> None:
+        self.message = message
+        self.log = log
+        self.metrics = metrics
+
+    def __call__(self, exc: StoreUnavailable) -> ServiceError:
+        if self.log is not None:
+            self.log.warning("store unavailable: %s", exc)
+        if self.metrics is not None:
+            self.metrics.store_errors.inc()
+        return ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, self.message)
+
+
+# The answer of the layers whose outages are neither logged nor counted (players, the
+# analysis).
+STORE_REFUSAL = StoreRefusal("the store is unavailable; retry")
+
+
+async def from_store(call: Awaitable[T], refusal: StoreRefusal = STORE_REFUSAL) -> T:
+    """Awaits one store call; an unreachable store becomes ``refusal`` (503)."""
     try:
         return await call
     except StoreUnavailable as exc:
-        raise ServiceError(
-            ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
-        ) from exc
+        raise refusal(exc) from exc
+
+
+def invalid_action(error: engine.InvalidActionError) -> ServiceError:
+    """The one answer, over HTTP and the WebSocket, to an action that cannot be understood
+    (bad notation, unknown pile, empty pile), with the engine's reason; an action the
+    rules forbid is ``RuleRejected`` instead."""
+    return ServiceError(ErrorCode.INVALID_ACTION, 422, error.message, reason=error.code)
 
 
 def request_id_reused(version: int) -> ServiceError:

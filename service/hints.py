@@ -12,11 +12,10 @@ from typing import Any
 
 from . import engine
 from .analysis import Analysis
-from .errors import ServiceError
+from .errors import ServiceError, from_store
 from .games import Games
 from .players.daily import Daily
 from .protocol import ErrorCode, action_object
-from .store import StoreUnavailable
 
 
 def hints_not_allowed(where: str) -> ServiceError:
@@ -30,10 +29,8 @@ class Hints:
         self.daily = daily
 
     async def used(self, game_id: str) -> int:
-        try:
-            return await self.games.store.tally(f"hints:{game_id}", 1, add=0)
-        except StoreUnavailable as exc:
-            raise self.games._unavailable(exc) from exc
+        tally = self.games.store.tally(f"hints:{game_id}", 1, add=0)
+        return await from_store(tally, self.games.store_refusal)
 
     async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
         stored = await self.games.load_for_player(game_id, token)
@@ -46,12 +43,9 @@ class Hints:
         game = engine.deserialize(stored.state)
         found = None
         if not game.over:
-            try:
-                used = await self.games.store.tally(
-                    f"hints:{game_id}", self.games.settings.game_ttl_seconds, add=1
-                )
-            except StoreUnavailable as exc:
-                raise self.games._unavailable(exc) from exc
+            ttl = self.games.settings.game_ttl_seconds
+            tally = self.games.store.tally(f"hints:{game_id}", ttl, add=1)
+            used = await from_store(tally, self.games.store_refusal)
             found = await self.analysis.hint(game.public_view())
         else:
             used = await self.used(game_id)

@@ -276,7 +276,7 @@ def test_documented_patches_have_the_shape_the_service_sends(
     name: str, change: dict[str, Any]
 ) -> None:
     """One operation per pile: an ``add`` or ``remove`` for one card, else a ``replace``
-    of the pile (docs/protocol.md, "Applying changes"), as ``service.games.diff`` writes them."""
+    of the pile (docs/protocol.md, "Applying changes"), as ``service.games.changes`` writes them."""
     patch = change["patch"]
     piles = [pile_of(op) for op in patch]
     assert len(piles) == len(set(piles)), f"{name}: a pile changed by several operations"

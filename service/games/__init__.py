@@ -12,41 +12,40 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import orjson
 
 from .. import engine
 from ..config import Settings
-from ..errors import RuleRejected, ServiceError, not_found, request_id_reused
+from ..errors import (
+    RuleRejected,
+    ServiceError,
+    from_store,
+    invalid_action,
+    not_found,
+    request_id_reused,
+)
 from ..protocol import ErrorCode
-from ..store import CommitStatus, Store, StoredGame, StoreUnavailable, hash_token, log_entry
+from ..store import (
+    CommitResult,
+    CommitStatus,
+    Store,
+    StoredGame,
+    StoreUnavailable,
+    hash_token,
+    log_entry,
+)
 from ..support.ids import new_id
 from ..support.locks import KeyedLocks
 from ..support.metrics import Metrics
+from .changes import build_change
 from .hooks import RaceRead
-from .reads import GameReads, build_change
+from .live import LiveGame, LiveGames
+from .reads import GameReads
 
 _COMMIT_ATTEMPTS = 8
-_LIVE_CACHE_SIZE = 10_000
-
-
-@dataclass(slots=True)
-class _Live:
-    """A deserialized game at a known version; valid until a commit says otherwise."""
-
-    version: int
-    game: engine.Klondike
-    token_hash: str
-    race_id: str = ""
-    # The public view at ``version``, so an action computes only the view after it.
-    view: dict[str, Any] | None = None
-    player_id: str = ""
-    challenge: str = ""
-    created_ms: int = 0
 
 
 class Applied(NamedTuple):
@@ -64,6 +63,15 @@ class Applied(NamedTuple):
     change_json: bytes | None = None
 
 
+def _stale_version(version: int, expected_version: int) -> ServiceError:
+    return ServiceError(
+        ErrorCode.STALE_VERSION,
+        409,
+        f"the game is at version {version}, not {expected_version}",
+        current_version=version,
+    )
+
+
 def new_game_id() -> str:
     return new_id(16)
 
@@ -77,7 +85,7 @@ class Games(GameReads):
         clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(store, settings, metrics, clock)
-        self._live: OrderedDict[str, _Live] = OrderedDict()
+        self._live = LiveGames()
         self._locks = KeyedLocks()
 
     def _log_entry(self, notation: str, created_ms: int) -> str:
@@ -131,11 +139,8 @@ class Games(GameReads):
             hidden=hidden,
             created_ms=self.now_ms(),
         )
-        try:
-            await self.store.create(stored)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
-        live = _Live(
+        await from_store(self.store.create(stored), self.store_refusal)
+        live = LiveGame(
             0,
             state,
             stored.token_hash,
@@ -143,7 +148,7 @@ class Games(GameReads):
             challenge=challenge,
             created_ms=stored.created_ms,
         )
-        self._remember(game_id, live)
+        self._live.remember(game_id, live)
         self.metrics.games_created.labels(code.game.value).inc()
         return {
             "game_id": game_id,
@@ -172,24 +177,15 @@ class Games(GameReads):
             player_id=player_id,
             created_ms=self.now_ms(),
         )
-        try:
-            await self.store.create(stored)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        await from_store(self.store.create(stored), self.store_refusal)
         self.metrics.games_created.labels(code.game.value).inc()
 
     # ------------------------------------------------------------------ writes
 
-    def _remember(self, game_id: str, live: _Live) -> None:
-        self._live[game_id] = live
-        self._live.move_to_end(game_id)
-        while len(self._live) > _LIVE_CACHE_SIZE:
-            self._live.popitem(last=False)
-
-    async def _load_live(self, game_id: str) -> _Live:
+    async def _load_live(self, game_id: str) -> LiveGame:
         """The game as stored, deserialized and kept as the live copy."""
         stored = await self._load(game_id)
-        live = _Live(
+        live = LiveGame(
             stored.version,
             engine.deserialize(stored.state),
             stored.token_hash,
@@ -198,7 +194,7 @@ class Games(GameReads):
             challenge=stored.challenge,
             created_ms=stored.created_ms,
         )
-        self._remember(game_id, live)
+        self._live.remember(game_id, live)
         return live
 
     async def act(
@@ -239,55 +235,36 @@ class Games(GameReads):
     ) -> Applied:
         # Every commit carries a request id: if Redis applied a commit whose reply was
         # lost and the client library sends it again, the id makes that a duplicate
-        # instead of a second application.
-        internal_id = request_id is None
+        # instead of a second application. Only a client's own id names its earlier requests.
+        client_id = request_id
         if request_id is None:
             request_id = "~" + secrets.token_hex(8)
-        fresh = False
+        fresh = False  # once set, every attempt judges the action on the stored state
         for _ in range(_COMMIT_ATTEMPTS):
             live = None if fresh else self._live.get(game_id)
             if live is None:
                 live = await self._load_live(game_id)
             self.authorize(live.token_hash, token)
             gate_read = None
-            if live.race_id and self.races is not None:
-                gate_read = await self.races.gate(live.race_id, game_id, race_read)
+            if live.race_id or live.challenge:
+                gate_read = await self._admit(game_id, live, race_read)
                 # A retry (the commit lost a compare-and-set) judges the race as it is then.
                 race_read = None
-            if live.challenge and self.players is not None:
-                await self.players.check_open(game_id, live.player_id, live.challenge)
-            if expected_version is not None and expected_version != live.version and not fresh:
-                fresh = True
-                continue
-            game = live.game
-            before = live.view or game.public_view()
+            before = live.view or live.game.public_view()
             try:
                 if expected_version is not None and expected_version != live.version:
-                    raise ServiceError(
-                        ErrorCode.STALE_VERSION,
-                        409,
-                        f"the game is at version {live.version}, not {expected_version}",
-                        current_version=live.version,
-                    )
-                outcome = game.play(action)
+                    raise _stale_version(live.version, expected_version)
+                outcome = live.game.play(action)
             except (ServiceError, engine.IllegalActionError, engine.InvalidActionError) as exc:
                 if not fresh:
                     # Judged on this instance's copy, which another instance may have
                     # moved past: judge again on the stored state before refusing.
                     fresh = True
                     continue
-                duplicate = (
-                    None if internal_id else await self._duplicate(game_id, request_id, action)
-                )
-                if duplicate is not None:
-                    return duplicate
-                if isinstance(exc, engine.IllegalActionError):
-                    raise RuleRejected(exc, game_id, live.version) from exc
-                if isinstance(exc, engine.InvalidActionError):
-                    raise ServiceError(
-                        ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
-                    ) from exc
-                raise
+                return await self._refused(game_id, live.version, exc, client_id, action)
+            # The commit is awaited here rather than in a step of its own: a coroutine more
+            # per action costs about 0.4 % of the action path's instructions.
+            game = live.game
             version = live.version + 1
             after = game.public_view()
             change = build_change(game_id, version, outcome, before, after)
@@ -304,48 +281,96 @@ class Games(GameReads):
                     str(action),
                 )
             except StoreUnavailable as exc:
-                self._live.pop(game_id, None)
-                raise self._unavailable(exc) from exc
+                # Whether it was committed is unknown, and the live copy has it played.
+                self._live.drop(game_id)
+                raise self.store_refusal(exc) from exc
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 live.view = after
-                if live.race_id and self.races is not None:
-                    await self.races.after_action(live.race_id, game_id, game, gate_read)
-                if live.player_id and self.players is not None:
-                    if version == 1:
-                        await self.players.first_action(
-                            game_id, live.player_id, live.challenge, game
-                        )
-                    if game.over:
-                        await self.players.game_over(game_id, live.player_id, live.challenge, game)
+                if live.race_id or live.player_id:
+                    await self._after_commit(game_id, live, gate_read)
                 return Applied(version, change["notation"], False, change, change_json)
-            # The live copy already has the action played on it: it must not be reused.
-            self._live.pop(game_id, None)
+            # The live copy already has the action played on it: it must not be reused, and
+            # the action is judged again on the stored state.
+            self._live.drop(game_id)
             fresh = True
-            if result.status is CommitStatus.DUPLICATE:
-                return await self._answer_duplicate(game_id, result.version)
-            if result.status is CommitStatus.REUSED:
-                raise request_id_reused(result.version)
-            if result.status is CommitStatus.MISSING:
-                raise not_found(game_id)
-            if result.status is CommitStatus.FULL:
-                raise ServiceError(
-                    ErrorCode.GAME_TOO_LONG,
-                    409,
-                    f"a game keeps at most {self.settings.max_actions_per_game} actions",
-                )
-            if expected_version is not None:
-                raise ServiceError(
-                    ErrorCode.STALE_VERSION,
-                    409,
-                    f"the game is at version {result.version}, not {expected_version}",
-                    current_version=result.version,
-                )
-        raise ServiceError(
+            duplicate = await self._not_applied(game_id, result, expected_version)
+            if duplicate is not None:
+                return duplicate
+        raise self._kept_changing(game_id)
+
+    async def _admit(
+        self, game_id: str, live: LiveGame, race_read: RaceRead | None
+    ) -> RaceRead | None:
+        """Refuses an action that the game's race or daily challenge does not allow now;
+        returns the race as its gate judged it, for ``after_action``."""
+        gate_read = None
+        if live.race_id and self.races is not None:
+            gate_read = await self.races.gate(live.race_id, game_id, race_read)
+        if live.challenge and self.players is not None:
+            await self.players.check_open(game_id, live.player_id, live.challenge)
+        return gate_read
+
+    async def _refused(
+        self,
+        game_id: str,
+        version: int,
+        refusal: ServiceError | engine.IllegalActionError | engine.InvalidActionError,
+        client_id: str | None,
+        action: engine.Action,
+    ) -> Applied:
+        """The answer to an action refused on the stored state: the answer it had if it
+        was committed before (the client sent it again), else the refusal."""
+        duplicate = await self._duplicate(game_id, client_id, action)
+        if duplicate is not None:
+            return duplicate
+        if isinstance(refusal, engine.IllegalActionError):
+            raise RuleRejected(refusal, game_id, version) from refusal
+        if isinstance(refusal, engine.InvalidActionError):
+            raise invalid_action(refusal) from refusal
+        raise refusal
+
+    async def _after_commit(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
+        """Tells the game's race, and its player's records, of a committed action."""
+        game = live.game
+        if live.race_id and self.races is not None:
+            await self.races.after_action(live.race_id, game_id, game, gate_read)
+        if live.player_id and self.players is not None:
+            if live.version == 1:
+                await self.players.first_action(game_id, live.player_id, live.challenge, game)
+            if game.over:
+                await self.players.game_over(game_id, live.player_id, live.challenge, game)
+
+    async def _not_applied(
+        self, game_id: str, result: CommitResult, expected_version: int | None
+    ) -> Applied | None:
+        """The answer to an action whose commit the store did not apply: the answer it had
+        (a duplicate), a refusal, or None when another instance moved the game on and
+        the action is to be judged again on the stored state."""
+        if result.status is CommitStatus.DUPLICATE:
+            return await self._answer_duplicate(game_id, result.version)
+        if result.status is CommitStatus.REUSED:
+            raise request_id_reused(result.version)
+        if result.status is CommitStatus.MISSING:
+            raise not_found(game_id)
+        if result.status is CommitStatus.FULL:
+            raise ServiceError(
+                ErrorCode.GAME_TOO_LONG,
+                409,
+                f"a game keeps at most {self.settings.max_actions_per_game} actions",
+            )
+        if expected_version is not None:
+            raise _stale_version(result.version, expected_version)
+        return None
+
+    def _kept_changing(self, game_id: str) -> ServiceError:
+        """The refusal of an action whose every commit lost to another instance's."""
+        live = self._live.get(game_id)
+        return ServiceError(
             ErrorCode.STALE_VERSION,
             409,
             "the game kept changing; retry",
-            current_version=self._live[game_id].version if game_id in self._live else None,
+            current_version=live.version if live is not None else None,
         )
 
     async def _duplicate(
@@ -354,10 +379,7 @@ class Games(GameReads):
         if request_id is None:
             return None
         fingerprint = str(action)
-        try:
-            seen = await self.store.seen_request(game_id, request_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        seen = await from_store(self.store.seen_request(game_id, request_id), self.store_refusal)
         if seen is None:
             return None
         version, seen_fingerprint = seen

@@ -18,45 +18,23 @@ from .. import engine
 from ..config import Settings
 from ..errors import (
     ServiceError,
+    StoreRefusal,
     daily_running,
+    from_store,
     game_not_over,
     not_found,
     race_not_started,
     race_running,
 )
 from ..protocol import ErrorCode, action_object
-from ..store import Store, StoredGame, StoreUnavailable, hash_token
+from ..store import Store, StoredGame, hash_token
 from ..support.metrics import Metrics
-from .diff import public_patch
+from .changes import build_change
 from .hooks import PlayerHooks, RaceHooks
 
 # Operators follow store outages under the games layer's name, whichever read met them.
 log = logging.getLogger("service.games")
 T = TypeVar("T")  # what a store read returns
-
-
-def build_change(
-    game_id: str,
-    version: int,
-    outcome: engine.Outcome,
-    before: dict[str, Any],
-    after: dict[str, Any],
-) -> dict[str, Any]:
-    """The change message of ``outcome``, between public views ``before`` and ``after``."""
-    return {
-        "type": "change",
-        "game_id": game_id,
-        "version": version,
-        "notation": str(outcome.action),
-        "action": action_object(outcome.action),
-        "events": outcome.events(),
-        "patch": public_patch(before, after),
-        "score": {
-            "delta": outcome.score_delta,
-            "total": after["score"],
-            "display": after["score_display"],
-        },
-    }
 
 
 class GameReads:
@@ -75,16 +53,11 @@ class GameReads:
         self.metrics = metrics or Metrics()
         self.races: RaceHooks | None = None
         self.players: PlayerHooks | None = None
+        # What every store call about games answers when the store cannot be reached.
+        self.store_refusal = StoreRefusal("the game store is unavailable; retry", log, self.metrics)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
-
-    def _unavailable(self, exc: Exception) -> ServiceError:
-        log.warning("store unavailable: %s", exc)
-        self.metrics.store_errors.inc()
-        return ServiceError(
-            ErrorCode.STORE_UNAVAILABLE, 503, "the game store is unavailable; retry"
-        )
 
     # ------------------------------------------------------------------ reads
 
@@ -96,10 +69,7 @@ class GameReads:
 
     async def _read(self, read: Callable[[str], Awaitable[T | None]], game_id: str) -> T:
         """One read of a game from the store; a missing game or store is a typed error."""
-        try:
-            found = await read(game_id)
-        except StoreUnavailable as exc:
-            raise self._unavailable(exc) from exc
+        found = await from_store(read(game_id), self.store_refusal)
         if found is None:
             raise not_found(game_id)
         return found

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from ..errors import ServiceError
+from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
-from ..store import Store, StoreUnavailable
+from ..store import Store
 
 
 class AddressQuota:
@@ -37,9 +37,4 @@ class AddressQuota:
         await self._tally(1)
 
     async def _tally(self, add: int) -> int:
-        try:
-            return await self.store.tally(self.key, self.window, add)
-        except StoreUnavailable as exc:
-            raise ServiceError(
-                ErrorCode.STORE_UNAVAILABLE, 503, "the store is unavailable; retry"
-            ) from exc
+        return await from_store(self.store.tally(self.key, self.window, add))

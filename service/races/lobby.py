@@ -14,11 +14,11 @@ from typing import Any
 from .. import engine
 from ..analysis import Analysis
 from ..config import Settings
-from ..errors import ServiceError
+from ..errors import ServiceError, from_store
 from ..games import Games
 from ..guards.quotas import AddressQuota
 from ..protocol import ErrorCode
-from ..store import StoredRace, StoreUnavailable, hash_token
+from ..store import StoredRace, hash_token
 from ..store.race_document import RaceDocument, RacePlayer
 from ..support.ids import new_id
 from .updates import RaceUpdates
@@ -142,12 +142,10 @@ class RaceLobby:
                 rematch_race_id=None,
                 winnable=winnable,
             )
-            try:
-                created = await self.store.create_race(
-                    StoredRace(race_id, 0, doc.to_json()), join_code
-                )
-            except StoreUnavailable as exc:
-                raise self.games._unavailable(exc) from exc
+            created = await from_store(
+                self.store.create_race(StoredRace(race_id, 0, doc.to_json()), join_code),
+                self.games.store_refusal,
+            )
             if created:
                 return doc
         raise ServiceError(
@@ -195,10 +193,7 @@ class RaceLobby:
         wrong = AddressQuota(self.store, "wrong join codes", client, limit)
         await wrong.check()
         code = "".join(join_code.split()).replace("-", "").upper()
-        try:
-            race_id = await self.store.race_of_join_code(code)
-        except StoreUnavailable as exc:
-            raise self.games._unavailable(exc) from exc
+        race_id = await from_store(self.store.race_of_join_code(code), self.games.store_refusal)
         if race_id is None:
             await wrong.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no race with this join code")

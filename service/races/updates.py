@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from .. import engine
-from ..errors import ServiceError
+from ..errors import ServiceError, from_store
 from ..games import Games
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
@@ -60,10 +60,7 @@ class RaceUpdates:
     # ------------------------------------------------------------------ documents
 
     async def load(self, race_id: str) -> RaceRead:
-        try:
-            stored = await self.store.load_race(race_id)
-        except StoreUnavailable as exc:
-            raise self.games._unavailable(exc) from exc
+        stored = await from_store(self.store.load_race(race_id), self.games.store_refusal)
         if stored is None:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
         doc = RaceDocument.parse(stored.doc)
@@ -113,16 +110,16 @@ class RaceUpdates:
                 "version": stored.version + 1,
                 "race": view,
             }
-            try:
-                result = await self.store.save_race(
+            result = await from_store(
+                self.store.save_race(
                     race_id,
                     stored.version,
                     doc.to_json(),
                     orjson.dumps(message),
                     over=doc.finished_at is not None,
-                )
-            except StoreUnavailable as exc:
-                raise self.games._unavailable(exc) from exc
+                ),
+                self.games.store_refusal,
+            )
             if result.status is CommitStatus.MISSING:
                 raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
             return result.status is CommitStatus.APPLIED
@@ -160,10 +157,9 @@ class RaceUpdates:
         ]
         found: dict[str, tuple[Any, list[str] | None]] = {}
         if wanted:
-            try:
-                loaded = await self.store.load_many(wanted, with_actions)
-            except StoreUnavailable as exc:
-                raise self.games._unavailable(exc) from exc
+            loaded = await from_store(
+                self.store.load_many(wanted, with_actions), self.games.store_refusal
+            )
             found = dict(zip(wanted, loaded, strict=True))
         progress: dict[str, dict[str, Any]] = {}
         logs: dict[str, list[str]] = {}

@@ -8,7 +8,7 @@ from starlette.routing import Route
 
 from .. import engine
 from ..analysis import Analysis
-from ..errors import ServiceError
+from ..errors import ServiceError, invalid_action
 from ..games import Games
 from ..http import bearer_token, json_response, read_body
 from ..players import Players
@@ -101,7 +101,7 @@ async def post_action(request: Request) -> Response:
     try:
         action = parse_action_input(body.action)
     except engine.InvalidActionError as exc:
-        raise ServiceError(ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code) from exc
+        raise invalid_action(exc) from exc
     return await _apply(request, game_id, action, body.expected_version, body.request_id)
 
 

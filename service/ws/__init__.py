@@ -1,9 +1,9 @@
 """The WebSocket endpoint: hello, subscribe, act, and ordered change delivery.
 
 Each connection has two tasks: the receive loop, which answers requests one at a time
-(``ws_frames`` admits each frame, ``ws_commands`` answers it), and a pump
-(``ws_pump``), which forwards the changes of subscribed games in version order, so a
-subscriber never sees a gap or a repeat.
+(``frames`` admits each frame, ``commands`` answers it), and a pump (``pump``), which
+forwards the changes of subscribed games in version order, so a subscriber never sees a
+gap or a repeat (what it missed is read and sent by ``pages``).
 """
 
 from __future__ import annotations

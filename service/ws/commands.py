@@ -6,15 +6,12 @@ Every request with an id is answered with that id: a result, or an error naming 
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 from pydantic import ValidationError
 
 from .. import engine
 from ..config import Settings
-from ..errors import RuleRejected, ServiceError
-from ..games import Applied
+from ..errors import RuleRejected, ServiceError, invalid_action
 from ..hints import Hints
 from ..protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, parse_action_input
 from ..protocol.ws import (
@@ -32,7 +29,7 @@ from ..protocol.ws import (
     UnwatchRaceMessage,
     WatchRaceMessage,
 )
-from .frames import Outbox, request_id_of, welcome
+from .frames import Outbox, accepted, request_id_of, welcome
 from .pump import Pump
 
 
@@ -147,7 +144,7 @@ class Commands:
         )
 
     async def race_command(self, message: RaceCommandMessage) -> None:
-        token = self.pump.race_watches.get(message.race_id)
+        token = self.pump.race_token(message.race_id)
         if token is None:
             raise ServiceError(
                 ErrorCode.NOT_PLAYER, 403, "watch the race with your player token first"
@@ -167,7 +164,7 @@ class Commands:
         )
 
     async def hint(self, message: HintMessage) -> None:
-        sub = self.pump.subscriptions.get(message.game_id)
+        sub = self.pump.subscription(message.game_id)
         if sub is None or sub.role != "player":
             raise ServiceError(
                 ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to ask for hints"
@@ -177,7 +174,7 @@ class Commands:
         await self.outbox.send({"type": "hint", "id": message.id, **answer})
 
     async def act(self, message: ActionMessage | UndoMessage | ResignMessage) -> None:
-        sub = self.pump.subscriptions.get(message.game_id)
+        sub = self.pump.subscription(message.game_id)
         if sub is None:
             raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
         if sub.role != "player":
@@ -188,9 +185,7 @@ class Commands:
             try:
                 action = parse_action_input(message.action)
             except engine.InvalidActionError as exc:
-                raise ServiceError(
-                    ErrorCode.INVALID_ACTION, 422, exc.message, reason=exc.code
-                ) from exc
+                raise invalid_action(exc) from exc
         elif isinstance(message, UndoMessage):
             action = engine.Undo()
         else:
@@ -200,33 +195,6 @@ class Commands:
             applied = await self.games.act(
                 message.game_id, sub.token, action, expected_version, message.id
             )
-            await self.outbox.send(_accepted(message.id, message.game_id, applied))
+            await self.outbox.send(accepted(message.id, message.game_id, applied))
             return
-        # The pump waits while the action is committed: its change, which can come back
-        # through pub/sub before the commit's own reply, must not overtake the result that
-        # carries it. The change rides along only when it is the next one this connection
-        # is due; otherwise (changes made elsewhere not forwarded yet) the pump sends it
-        # after those, as a frame, and skips it here by its version.
-        async with self.pump.lock:
-            with self.pump.hold(message.game_id) as held:
-                applied = await self.games.act(
-                    message.game_id, sub.token, action, expected_version, message.id
-                )
-                result = _accepted(message.id, message.game_id, applied)
-                if applied.change_json is not None and sub.last_version == applied.version - 1:
-                    # Already serialized for the commit: embedded as it is.
-                    result["change"] = orjson.Fragment(applied.change_json)
-                    sub.last_version = held.carried = applied.version
-            await self.outbox.send(result)
-
-
-def _accepted(request_id: str, game_id: str, applied: Applied) -> dict[str, Any]:
-    return {
-        "type": "result",
-        "id": request_id,
-        "game_id": game_id,
-        "status": "accepted",
-        "version": applied.version,
-        "notation": applied.notation,
-        "duplicate": applied.duplicate,
-    }
+        await self.pump.act_in_order(sub, message.game_id, action, expected_version, message.id)

@@ -16,6 +16,7 @@ import orjson
 from starlette.websockets import WebSocket
 
 from ..config import Settings
+from ..games import Applied
 from ..guards.rates import TokenBucket
 from ..protocol import PROTOCOL_VERSION, ErrorCode
 from ..protocol.ws import HelloMessage
@@ -156,3 +157,16 @@ def welcome(message: HelloMessage, settings: Settings) -> dict[str, Any]:
     if message.changes_in_results:
         body["changes_in_results"] = True
     return body
+
+
+def accepted(request_id: str, game_id: str, applied: Applied) -> dict[str, Any]:
+    """The result of an accepted action (or undo, or resign)."""
+    return {
+        "type": "result",
+        "id": request_id,
+        "game_id": game_id,
+        "status": "accepted",
+        "version": applied.version,
+        "notation": applied.notation,
+        "duplicate": applied.duplicate,
+    }

@@ -3,7 +3,9 @@
 The store hands every change of a subscribed game (or race) to ``deliver``, which never
 blocks; the pump forwards them in version order. A change that arrives out of order
 (after a Redis reconnect, say) makes the pump rebuild the missing ones from the game's
-action log, page by page, so a subscriber never sees a gap or a repeat.
+action log, page by page, so a subscriber never sees a gap or a repeat. An action of
+the connection's own, whose change rides in its result, is committed through the pump
+too, which alone moves what a subscription has been sent.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .. import engine
 from ..config import Settings
 from ..errors import ServiceError
@@ -25,33 +29,37 @@ from ..protocol.ws import SubscribeMessage, WatchRaceMessage
 from ..races import Races
 from ..store import Delivery, race_topic
 from ..support.tasks import cancel_and_wait
-from .frames import Outbox
+from .frames import Outbox, accepted
+from .pages import ChangePages
 
 log = logging.getLogger("service.ws")
 
 # Close code (the application's 4000 range) of a client that cannot keep up.
 CLOSE_TOO_SLOW = 4008
 RACE_PREFIX = race_topic("")
-CATCH_UP_RETRIES = (0.05, 0.2, 0.5, 1.0, 2.0, None)
 
 
 @dataclass(slots=True)
 class Subscription:
+    """A game this connection follows; ``last_version``, the version of the last change
+    sent, is the pump's to move."""
+
     role: str
     token: str | None
     last_version: int
 
 
 class Held:
-    """A game held by ``Pump.hold``, and the version whose change a result carried,
-    once there is one. A class rather than a generator context manager: it is entered
-    once per action, and costs a quarter as much."""
+    """The game held by ``Pump.hold``, and the version whose change a result carried,
+    once there is one. A class rather than a generator context manager, and one per
+    pump, reused by every action (the pump holds one game at a time, under its lock):
+    it is entered once per action."""
 
     __slots__ = ("carried", "game_id", "pump")
 
-    def __init__(self, pump: Pump, game_id: str) -> None:
+    def __init__(self, pump: Pump) -> None:
         self.pump = pump
-        self.game_id = game_id
+        self.game_id = ""
         self.carried: int | None = None
 
     def __enter__(self) -> Held:
@@ -78,7 +86,7 @@ class Pump:
         self.games = games
         self.races = races
         self.settings = settings
-        self.page_buckets = page_buckets
+        self.pages = ChangePages(outbox, games, page_buckets)
         self.subscriptions: dict[str, Subscription] = {}
         # Race id -> the player's token, or None for a spectator.
         self.race_watches: dict[str, str | None] = {}
@@ -87,9 +95,9 @@ class Pump:
         # read) is left out.
         self.race_versions: dict[str, int] = {}
         self.inbox: asyncio.Queue[Delivery] = asyncio.Queue(settings.send_queue_size)
-        # Held while a subscription is being set up, so the pump cannot race ahead of
-        # the snapshot it must follow.
-        self.lock = asyncio.Lock()
+        # Held while a subscription is being set up or an action of this connection
+        # commits, so the pump cannot race ahead of the snapshot or result it must follow.
+        self._lock = asyncio.Lock()
         self.too_slow = False
         self.task: asyncio.Task[None] | None = None
         self.closer: asyncio.Task[None] | None = None
@@ -98,6 +106,7 @@ class Pump:
         # (``hold``), and what arrived for it meanwhile, in order.
         self._held_game: str | None = None
         self._held: list[Delivery] = []
+        self._holding = Held(self)
 
     def start(self) -> asyncio.Task[None]:
         self.task = asyncio.create_task(self._run())
@@ -156,10 +165,14 @@ class Pump:
         it in order, except the version set as ``carried``: it went out in a result.
 
         An action's own change is dispatched while it commits; queueing it only for the
-        pump to drop it again cost about a twentieth of the CPU of an action. Call with
-        the pump's lock held, so nothing of the game is being forwarded meanwhile.
+        pump to drop it again cost about a twentieth of the CPU of an action. Used with
+        the pump's lock held (``act_in_order``), so nothing of the game is being
+        forwarded meanwhile.
         """
-        return Held(self, game_id)
+        held = self._holding
+        held.game_id = game_id
+        held.carried = None
+        return held
 
     def _release(self, held: Held) -> None:
         self._held_game = None
@@ -181,7 +194,7 @@ class Pump:
     async def _run(self) -> None:
         while True:
             delivery = await self.inbox.get()
-            async with self.lock:
+            async with self._lock:
                 await self._forward(delivery)
 
     async def _forward(self, delivery: Delivery) -> None:
@@ -219,78 +232,77 @@ class Pump:
     # ------------------------------------------------------------------ catching up
 
     async def _catch_up(self, game_id: str, sub: Subscription) -> None:
-        result = await self._read_changes(game_id, sub)
+        result = await self.pages.read(game_id, sub.last_version, sub.token)
         if result is not None:
             await self._send_pages(game_id, sub, result)
-
-    async def _read_changes(self, game_id: str, sub: Subscription) -> dict[str, Any] | None:
-        """The changes after the subscription's version; None once an error was sent."""
-        await self._wait_for_page()
-        for delay in CATCH_UP_RETRIES:
-            try:
-                return await self.games.changes_since(game_id, sub.last_version, sub.token)
-            except ServiceError as exc:
-                # Right after Redis comes back, pooled connections fail once each.
-                if exc.code is not ErrorCode.STORE_UNAVAILABLE or delay is None:
-                    await self.outbox.error(exc.code, exc.message, game_id=game_id)
-                    return None
-                await asyncio.sleep(delay)
-        return None
-
-    async def _wait_for_page(self) -> None:
-        """A resume reads its pages under the per-address limit of HTTP changes pages;
-        over it, the resume waits instead of failing."""
-        if self.page_buckets is None:
-            return
-        ws = self.outbox.ws
-        address = ws.client.host if ws.client else ""
-        while (wait := self.page_buckets.take(address)) > 0.0:
-            await asyncio.sleep(wait)
 
     async def _send_pages(self, game_id: str, sub: Subscription, result: dict[str, Any]) -> None:
         """Sends a catch-up, then each page after it, read once the previous one is sent:
         a long resume never holds the event loop for more than one page."""
         while True:
-            await self._send_catch_up(game_id, result)
+            await self.pages.send(game_id, result)
             if not result.get("more"):
                 sub.last_version = result["version"]
                 return
             sub.last_version = result["next_since"]
             await asyncio.sleep(0)
-            next_page = await self._read_changes(game_id, sub)
+            next_page = await self.pages.read(game_id, sub.last_version, sub.token)
             if next_page is None:
                 return
             result = next_page
 
-    async def _send_catch_up(self, game_id: str, result: dict[str, Any]) -> None:
-        """The missed changes in order, or a snapshot when they are not recovered."""
-        if result["recovered"]:
-            for change in result["changes"]:
-                await self.outbox.send(change)
-            return
-        await self.outbox.send(
-            {
-                "type": "snapshot",
-                "game_id": game_id,
-                "version": result["version"],
-                "state": result["state"],
-            }
-        )
+    # ------------------------------------------------------------------ acting
+
+    async def act_in_order(
+        self,
+        sub: Subscription,
+        game_id: str,
+        action: engine.Action,
+        expected_version: int | None,
+        request_id: str,
+    ) -> None:
+        """Commits a player's action and sends its result, with the change in it when that
+        change is the next one this connection is due; otherwise (changes made elsewhere
+        not forwarded yet) the change goes out after those, as a frame.
+
+        The pump waits while the action is committed: its change, which can come back
+        through pub/sub before the commit's own reply, must not overtake the result that
+        carries it, and is skipped by its version once the result went out.
+        """
+        async with self._lock:
+            with self.hold(game_id) as held:
+                applied = await self.games.act(
+                    game_id, sub.token, action, expected_version, request_id
+                )
+                result = accepted(request_id, game_id, applied)
+                if applied.change_json is not None and sub.last_version == applied.version - 1:
+                    # Already serialized for the commit: embedded as it is.
+                    result["change"] = orjson.Fragment(applied.change_json)
+                    sub.last_version = held.carried = applied.version
+            await self.outbox.send(result)
 
     # ------------------------------------------------------------------ following
+
+    def subscription(self, game_id: str) -> Subscription | None:
+        return self.subscriptions.get(game_id)
+
+    def race_token(self, race_id: str) -> str | None:
+        """The player token ``race_id`` is watched with; None for a spectator, or for a
+        race this connection does not watch."""
+        return self.race_watches.get(race_id)
 
     async def subscribe(self, message: SubscribeMessage) -> None:
         game_id = message.game_id
         if game_id not in self.subscriptions:
             self._check_room()
-        async with self.lock:
+        async with self._lock:
             # Listen first, then read: a change committed in between is then either in
             # the snapshot or delivered after it, never lost.
             await self.games.store.subscribe(game_id, self)
             try:
                 role, stored = await self.games.role(game_id, message.token)
                 if message.since is not None:
-                    await self._wait_for_page()
+                    await self.pages.wait_for_page()
                     result = await self.games.changes_since(game_id, message.since, message.token)
                 else:
                     state = engine.deserialize(stored.state).public_view()
@@ -330,7 +342,7 @@ class Pump:
         race_id = message.race_id
         if race_id not in self.race_watches:
             self._check_room()
-        async with self.lock:
+        async with self._lock:
             await self.games.store.subscribe(race_topic(race_id), self)
             try:
                 snapshot, version = await self.races.watch(race_id, message.token)

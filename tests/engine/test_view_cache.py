@@ -35,7 +35,7 @@ from service.engine import (
     new_game,
 )
 from service.engine.cards import RANK_CHARS, cards_text
-from service.games.diff import public_patch
+from service.games.changes import public_patch
 
 
 def reference_position_text(game: Klondike) -> str:

@@ -13,7 +13,7 @@ import jsonpatch
 import pytest
 
 from service import engine
-from service.games.diff import public_patch
+from service.games.changes import public_patch
 from tests.service.helpers import (
     act,
     greet,

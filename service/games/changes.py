@@ -1,8 +1,13 @@
-"""RFC 6902 patches between two public views, computed from the views' known shape.
+"""The change of an action: what a subscriber applies to follow the game.
 
-A generic JSON diff costs about a millisecond per Double Solitaire view; this one knows
-that piles only change at their top, so it compares list tails and scalars directly.
-Tests check it against the ``jsonpatch`` library over long random games.
+A change names the action (notation and object), its events, the score it made and an
+RFC 6902 patch between the public views before and after it. The action path builds one
+for every commit, and a catch-up rebuilds them from the action log.
+
+The patch is computed from the views' known shape. A generic JSON diff costs about a
+millisecond per Double Solitaire view; this one knows that piles only change at their
+top, so it compares list tails and scalars directly. Tests check it against the
+``jsonpatch`` library over long random games.
 """
 
 from __future__ import annotations
@@ -10,6 +15,9 @@ from __future__ import annotations
 from itertools import compress
 from operator import is_not
 from typing import Any
+
+from .. import engine
+from ..protocol import action_object
 
 _SCALARS = ("stock", "score", "score_display", "moves", "undo_available", "won", "resigned")
 _SCALAR_PATHS = tuple((key, f"/{key}") for key in _SCALARS)
@@ -60,3 +68,27 @@ def public_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
         if old[key] != value:
             ops.append({"op": "replace", "path": path, "value": value})
     return ops
+
+
+def build_change(
+    game_id: str,
+    version: int,
+    outcome: engine.Outcome,
+    before: dict[str, Any],
+    after: dict[str, Any],
+) -> dict[str, Any]:
+    """The change message of ``outcome``, between public views ``before`` and ``after``."""
+    return {
+        "type": "change",
+        "game_id": game_id,
+        "version": version,
+        "notation": str(outcome.action),
+        "action": action_object(outcome.action),
+        "events": outcome.events(),
+        "patch": public_patch(before, after),
+        "score": {
+            "delta": outcome.score_delta,
+            "total": after["score"],
+            "display": after["score_display"],
+        },
+    }
