@@ -266,10 +266,10 @@ class Games(GameReads):
             # per action costs about 0.4 % of the action path's instructions.
             game = live.game
             version = live.version + 1
-            after = game.public_view()
-            change = build_change(game_id, version, outcome, before, after)
-            change_json = orjson.dumps(change)
             try:
+                after = game.public_view()
+                change = build_change(game_id, version, outcome, before, after)
+                change_json = orjson.dumps(change)
                 result = await self.store.commit(
                     game_id,
                     live.version,
@@ -280,10 +280,15 @@ class Games(GameReads):
                     change_json,
                     str(action),
                 )
-            except StoreUnavailable as exc:
-                # Whether it was committed is unknown, and the live copy has it played.
+            except BaseException as exc:
+                # The live copy has the action played, and whether the store has it is
+                # unknown: the store failed, or the action was cancelled (its connection
+                # went away) while it waited. A copy reused now would commit that move
+                # with the next action, though the action log never got it.
                 self._live.drop(game_id)
-                raise self.store_refusal(exc) from exc
+                if isinstance(exc, StoreUnavailable):
+                    raise self.store_refusal(exc) from exc
+                raise
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 live.view = after

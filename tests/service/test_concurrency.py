@@ -373,3 +373,40 @@ def test_two_instances_acting_at_once_keep_every_connection_in_order(clean_redis
                 assert view.state == state
         record = here.get(f"/games/{game_id}/record", headers=auth(token)).json()
         assert replay(record["code"], record["actions"]).public_view() == state
+
+
+async def test_an_action_cancelled_before_its_commit_leaves_no_trace(store_url: str) -> None:
+    """A connection that goes away while its action waits on the store cancels the
+    action: the live copy, which has it played, must not serve the next action, or the
+    next commit would store a state holding a move that the action log lacks."""
+    settings = Settings(store_url=store_url)
+    store = open_store(settings)
+    await store.open()
+    try:
+        games = Games(store, settings)
+        created = await games.create("DS", 1, "normal", "DS1-D1N-AAAAAAB")
+        game_id, token = created["game_id"], created["player_token"]
+        commit = store.commit
+        waiting = asyncio.Event()
+
+        async def commit_never_sent(*args: Any, **kwargs: Any) -> Any:
+            waiting.set()
+            await asyncio.Event().wait()
+
+        store.commit = commit_never_sent  # type: ignore[method-assign]
+        cancelled = asyncio.create_task(games.act(game_id, token, engine.Draw()))
+        await waiting.wait()
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        store.commit = commit  # type: ignore[method-assign]
+
+        applied = await games.act(game_id, token, engine.Draw())
+        stored = await store.load(game_id)
+        actions = await store.actions(game_id)
+        assert applied.version == 1 and stored is not None and actions is not None
+        assert [action.split("@")[0] for action in actions] == ["d"]
+        one_draw = replay("DS1-D1N-AAAAAAB", ["d"])
+        assert engine.deserialize(stored.state).serialize() == one_draw.serialize()
+    finally:
+        await store.close()
