@@ -85,6 +85,6 @@ def test_best_times_come_from_daily_wins(service: CheckedClient, clock: FakeCloc
 
 
 def test_unknown_boards(service: CheckedClient) -> None:
-    for board in ("best-time.TF.D1V", "fastest.TF.D1N", "streak"):
+    for board in ("best-time.TF.D1V", "fastest.TF.D1N", "streak", "streak.TF.D1N%0A"):
         response = service.get(f"/leaderboards/{board}")
         assert response.status_code == 404 and response.json()["code"] == "not_found"
