@@ -49,6 +49,33 @@ class GameKind(Enum):
     def deck_copies(self) -> int:
         return 2 if self is GameKind.DOUBLE else 1
 
+    # What each game offers, said once here: the game classes, the codes and the modes
+    # all read it (the classes are built on this module, so it cannot read them).
+
+    @property
+    def title(self) -> str:
+        return "Double Solitaire" if self is GameKind.DOUBLE else "Solitaire Réfléchi"
+
+    @property
+    def draws(self) -> tuple[int, ...]:
+        return (1, 3)
+
+    @property
+    def scorings(self) -> tuple[Scoring, ...]:
+        if self is GameKind.DOUBLE:
+            return (Scoring.NORMAL, Scoring.VEGAS)
+        return (Scoring.NORMAL,)  # TF-SCORE-2
+
+    def settings_refusal(self, draw: int, scoring: Scoring) -> str | None:
+        """Why the game does not offer this draw mode and scoring (the draw named first),
+        or None when it does."""
+        if draw not in self.draws:
+            return f"draw must be {' or '.join(map(str, self.draws))}, not {draw}"
+        if scoring not in self.scorings:
+            offered = " and ".join(s.value.title() for s in self.scorings)
+            return f"{self.title} has {offered} scoring only"
+        return None
+
 
 # ASCII only: upper-casing first would turn "ß" into "SS" and let it through.
 _CODE_RE = re.compile(r"^(DS|TF)1-D([13])([NV])-([A-Z]{7}|[A-Z]{28})$", re.IGNORECASE | re.ASCII)
@@ -69,11 +96,7 @@ class GameCode:
     secret: bool = False
 
     def __post_init__(self) -> None:
-        # The game classes say which draws and scorings they offer. They are built on this
-        # module, so they are looked up when a code is made, once every module is loaded.
-        from .game import GAME_CLASSES
-
-        refusal = GAME_CLASSES[self.game].settings_refusal(self.draw, self.scoring)
+        refusal = self.game.settings_refusal(self.draw, self.scoring)
         if refusal is not None:
             raise InvalidCodeError(refusal)
         limit = SECRET_SEED_COUNT if self.secret else DEAL_COUNT

@@ -8,7 +8,7 @@ with the cards on it, and Vegas scoring may be chosen (then the waste is never r
 from __future__ import annotations
 
 from .cards import RANK_OF, SUIT_OF, Card
-from .deal import GameKind, Scoring
+from .deal import GameKind
 from .klondike import Klondike
 
 
@@ -17,11 +17,9 @@ class DoubleSolitaire(Klondike):
 
     __slots__ = ()
     kind = GameKind.DOUBLE
-    title = "Double Solitaire"
     column_count = 9
     foundation_count = 8
     undo_limit = 200
-    scorings = (Scoring.NORMAL, Scoring.VEGAS)
     R_FIT = "DS-TAB-1"
     R_FACE_DOWN = "DS-TAB-2"
     R_GROUP = "DS-TAB-2"

@@ -2,7 +2,7 @@
 
 A mode names what statistics, leaderboards, daily challenges and pools of winnable deals
 are kept per: the text is part of store keys, URLs and JSON, and never changes. Which
-modes exist is read from the game classes, as is what each offers.
+modes exist follows from what each game offers (``GameKind``).
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from dataclasses import dataclass
 
 from .deal import GameCode, GameKind, Scoring
 from .errors import InvalidModeError
-from .game import GAME_CLASSES
 from .klondike import Klondike
 
 _SCORING_OF_LETTER = {scoring.letter: scoring for scoring in Scoring}
 _KINDS = "|".join(re.escape(kind.value) for kind in GameKind)
-_DRAWS = "".join(sorted({str(draw) for game in GAME_CLASSES.values() for draw in game.draws}))
+_DRAWS = "".join(sorted({str(draw) for kind in GameKind for draw in kind.draws}))
 # Case and spacing as written: a mode is a key, not input to be forgiving about.
 _MODE_RE = re.compile(rf"({_KINDS})\.D([{_DRAWS}])([{''.join(_SCORING_OF_LETTER)}])", re.ASCII)
 
@@ -67,9 +66,9 @@ class Mode:
         """Every mode some game offers: by game, then scoring, then draw."""
         return tuple(
             Mode(kind, draw, scoring)
-            for kind, game in GAME_CLASSES.items()
-            for scoring in game.scorings
-            for draw in game.draws
+            for kind in GameKind
+            for scoring in kind.scorings
+            for draw in kind.draws
         )
 
     def code(self, deal: int) -> GameCode:

@@ -8,7 +8,7 @@ only (TF-SCORE-2).
 from __future__ import annotations
 
 from .cards import RANK_OF, SUIT_OF, Card
-from .deal import GameKind, Scoring
+from .deal import GameKind
 from .errors import InvalidPositionError
 from .klondike import Klondike
 
@@ -18,11 +18,9 @@ class SolitaireReflechi(Klondike):
 
     __slots__ = ()
     kind = GameKind.REFLECHI
-    title = "Solitaire Réfléchi"
     column_count = 7
     foundation_count = 4
     undo_limit = 100
-    scorings = (Scoring.NORMAL,)  # TF-SCORE-2
     ordered_groups_only = True  # TF-GROUP-1
     R_FIT = "TF-TAB-1"
     R_FACE_DOWN = "TF-GROUP-2"

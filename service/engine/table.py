@@ -23,12 +23,9 @@ class Table:
     """The cards of one game where they lie, with score, move count and undo history."""
 
     kind: ClassVar[GameKind]
-    title: ClassVar[str]
     column_count: ClassVar[int]
     foundation_count: ClassVar[int]
     undo_limit: ClassVar[int]
-    draws: ClassVar[tuple[int, ...]] = (1, 3)
-    scorings: ClassVar[tuple[Scoring, ...]]
     # Whether only an ordered group may move from a column, rather than any face-up card
     # with the cards on it.
     ordered_groups_only: ClassVar[bool] = False
@@ -155,19 +152,8 @@ class Table:
     # ----------------------------------------------------------------- game hooks
 
     @classmethod
-    def settings_refusal(cls, draw: int, scoring: Scoring) -> str | None:
-        """Why the game does not offer this draw mode and scoring (the draw named first),
-        or None when it does."""
-        if draw not in cls.draws:
-            return f"draw must be {' or '.join(map(str, cls.draws))}, not {draw}"
-        if scoring not in cls.scorings:
-            offered = " and ".join(s.value.title() for s in cls.scorings)
-            return f"{cls.title} has {offered} scoring only"
-        return None
-
-    @classmethod
     def _check_settings(cls, draw: int, scoring: Scoring) -> None:
-        refusal = cls.settings_refusal(draw, scoring)
+        refusal = cls.kind.settings_refusal(draw, scoring)
         if refusal is not None:
             raise InvalidPositionError(refusal)
 

@@ -7,7 +7,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 
 from ..config import Settings
-from . import (
+from .base import (
     CHECKPOINT_INTERVAL,
     REQUEST_MEMORY,
     CommitResult,

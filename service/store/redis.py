@@ -15,7 +15,7 @@ from typing import Any
 from redis.exceptions import RedisError, ResponseError
 
 from ..config import Settings
-from . import (
+from .base import (
     CHECKPOINT_INTERVAL,
     REQUEST_MEMORY,
     CommitResult,

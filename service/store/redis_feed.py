@@ -17,7 +17,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from ..support.tasks import cancel_and_wait
-from . import Delivery
+from .base import Delivery
 from .redis_layout import channel, game_of_channel
 
 log = logging.getLogger("service.store.redis")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import StoredGame, race_topic
+from .base import StoredGame, race_topic
 
 COMMIT_SCRIPT = """
 local v = redis.call('HGET', KEYS[1], 'v')

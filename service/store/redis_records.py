@@ -14,7 +14,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from . import StoreUnavailable
+from .base import StoreUnavailable
 from .records import BoardPage, Doc, Ranked, Records
 
 _SAVE = """

@@ -15,7 +15,7 @@ from redis.exceptions import RedisError
 
 from ..support.ids import new_id
 from ..support.locks import KeyedLocks
-from . import race_topic
+from .base import race_topic
 from .redis_batches import OneByOne, Pipelined
 from .redis_layout import watchers_key
 
