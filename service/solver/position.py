@@ -10,7 +10,6 @@ never branches on single draws: a talon move names the card and how to reach it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from service.engine import GAME_CLASSES, GameKind, Klondike, Scoring
@@ -44,27 +43,83 @@ class Rules:
         self.talon_is_free = draw == 1 and not vegas
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
-    # Cards are small integers, so a pile fits in ``bytes``: cheap to slice, join and hash.
-    columns: tuple[bytes, ...]
-    down: tuple[int, ...]
-    foundations: tuple[int, ...]  # height of each place, engine order
-    talon: bytes
-    pos: int  # talon cards on the waste
+    """One position; never changed once made (the search shares them between branches).
+
+    Plain classes with slots rather than frozen dataclasses: a frozen dataclass sets each
+    field through ``object.__setattr__``, which made building positions and moves several
+    times slower, and the search builds a few of each for every position it counts.
+    """
+
+    __slots__ = ("column_keys", "columns", "down", "foundations", "pos", "talon")
+
+    def __init__(
+        self,
+        columns: tuple[bytes, ...],
+        down: tuple[int, ...],
+        foundations: tuple[int, ...],
+        talon: bytes,
+        pos: int,
+        column_keys: tuple[bytes, ...] | None = None,
+    ) -> None:
+        # Cards are small integers, so a pile fits in ``bytes``: cheap to slice, join, hash.
+        self.columns = columns
+        self.down = down
+        self.foundations = foundations  # height of each place, engine order
+        self.talon = talon
+        self.pos = pos  # talon cards on the waste
+        # Each column's share of the transposition key (its face-down count, then its
+        # cards), kept up to date by ``apply`` for the columns a move changes.
+        self.column_keys = (
+            column_keys
+            if column_keys is not None
+            else tuple(column_key(col, d) for col, d in zip(columns, down, strict=True))
+        )
+
+    def _fields(self) -> tuple[object, ...]:
+        # The column keys too: a test comparing positions checks ``apply`` keeps them right.
+        fields = (self.columns, self.down, self.foundations, self.talon, self.pos)
+        return (*fields, self.column_keys)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
 
 
-@dataclass(frozen=True, slots=True)
+def column_key(col: bytes, down: int) -> bytes:
+    return bytes((down,)) + col
+
+
 class SolverMove:
     """One search step; a talon move includes the draws (and recycle) that reach its card."""
 
-    kind: str  # "t" a talon card, "c" column cards, "f" a foundation card back to a column
-    source: int  # talon index, column index or foundation place
-    target: int  # a column index, or -1 for the foundations
-    count: int = 1
-    draws: int = 0  # draws before the play (or before the recycle)
-    recycle: bool = False
-    draws_after: int = 0  # draws after the recycle
+    __slots__ = ("count", "draws", "draws_after", "kind", "recycle", "source", "target")
+
+    def __init__(
+        self,
+        kind: str,  # "t" a talon card, "c" column cards, "f" a foundation card to a column
+        source: int,  # talon index, column index or foundation place
+        target: int,  # a column index, or -1 for the foundations
+        count: int = 1,
+        draws: int = 0,  # draws before the play (or before the recycle)
+        recycle: bool = False,
+        draws_after: int = 0,  # draws after the recycle
+    ) -> None:
+        self.kind = kind
+        self.source = source
+        self.target = target
+        self.count = count
+        self.draws = draws
+        self.recycle = recycle
+        self.draws_after = draws_after
+
+    def __repr__(self) -> str:
+        return (
+            f"SolverMove({self.kind!r}, {self.source}, {self.target}, {self.count}, "
+            f"{self.draws}, {self.recycle}, {self.draws_after})"
+        )
 
     def tokens(self, place: int) -> list[str]:
         """Engine notation; ``place`` is the foundation place the card lands on or leaves."""
@@ -244,34 +299,39 @@ def all_moves(rules: Rules, position: Position) -> list[SolverMove]:
 def apply(rules: Rules, position: Position, move: SolverMove) -> tuple[Position, int]:
     """The position after ``move`` and the foundation place it used (-1 if none)."""
     columns = list(position.columns)
+    keys = list(position.column_keys)
     down = position.down
     founds = position.foundations
     talon, pos = position.talon, position.pos
     place = -1
-    if move.kind == "t":
+    kind = move.kind
+    if kind == "t":
         index = move.source
         moving = talon[index : index + 1]
         talon = talon[:index] + talon[index + 1 :]
         pos = index
-    elif move.kind == "c":
+    elif kind == "c":
         i = move.source
         col = columns[i]
         cut = len(col) - move.count
         moving = col[cut:]
-        columns[i] = col[:cut]
+        columns[i] = col = col[:cut]
         if down[i] and down[i] >= cut:
             down = (*down[:i], max(cut - 1, 0), *down[i + 1 :])
+        keys[i] = bytes((down[i],)) + col
     else:
         place = move.source
         per = rules.places_per_suit
         moving = bytes(((place // per) * 13 + founds[place] - 1,))
         founds = (*founds[:place], founds[place] - 1, *founds[place + 1 :])
-    if move.target < 0:
+    target = move.target
+    if target < 0:
         place = foundation_place(rules, founds, moving[0])
         founds = (*founds[:place], founds[place] + 1, *founds[place + 1 :])
     else:
-        columns[move.target] = columns[move.target] + moving
-    return Position(tuple(columns), down, founds, talon, pos), place
+        columns[target] = columns[target] + moving
+        keys[target] = keys[target] + moving
+    return Position(tuple(columns), down, founds, talon, pos, tuple(keys)), place
 
 
 def is_won(position: Position) -> bool:

@@ -26,12 +26,10 @@ def position_key(rules: Rules, position: Position) -> bytes:
     size = len(position.talon)
     if rules.can_recycle and (pos == size or pos % rules.draw == 0):
         pos = 255
-    cols = sorted(
-        bytes((down,)) + col for col, down in zip(position.columns, position.down, strict=False)
-    )
     founds = position.foundations
     if rules.places_per_suit == 2:
         founds = tuple(h for s in range(4) for h in sorted((founds[2 * s], founds[2 * s + 1])))
+    cols = sorted(position.column_keys)
     return b"\xff".join((bytes(founds), position.talon, bytes((pos,)), *cols))
 
 
