@@ -1,4 +1,5 @@
-"""Which moves the search tries first, and which it leaves to the complete pass.
+"""Which moves the search tries first, which it leaves to the complete pass, and which
+positions best-first expands first (``estimate``).
 
 The quick pass leaves out the kinds of move that blow the tree up (moving only part of a
 run, taking a card back from a foundation) unless they enable another move at once.
@@ -7,13 +8,14 @@ Ordering only changes how soon a win is found, never what is proved.
 
 from __future__ import annotations
 
-from service.engine.cards import KING, RANK_OF, Card
+from service.engine.cards import KING, RANK_OF, SUIT_OF, Card
 
 from .position import (
     CHILDREN,
     Position,
     Rules,
     SolverMove,
+    fits,
     foundation_place,
     movable_start,
     talon_reach,
@@ -161,3 +163,45 @@ def kept_moves(
     if ordered:
         kept.sort(key=around.priority)
     return kept
+
+
+# Best-first expands the position with the lowest estimate first.
+def estimate(rules: Rules, position: Position) -> int:
+    """Rough work left: lower is more promising (only steers the order of search)."""
+    left = 0
+    for col, down in zip(position.columns, position.down, strict=True):
+        left += 3 * down
+        lowest = 99
+        for card in col:
+            rank = RANK_OF[card]
+            if rank > lowest:
+                left += 2  # lies on a lower card: has to move at least once more
+            lowest = min(lowest, rank)
+    if rules.ordered_groups:
+        left += _blocked_in_groups(position.columns)
+    return left + len(position.talon) - 4 * sum(position.foundations)
+
+
+def _blocked_in_groups(columns: tuple[bytes, ...]) -> int:
+    """Where only ordered groups move, what holds a column up most, roughly.
+
+    A card on a lower card of its own suit blocks that suit's way home until it finds
+    another place; and every card that is not part of an ordered group resting on a King
+    at the bottom of its column has to move at least once more.
+    """
+    left = 0
+    for col in columns:
+        lowest = [99, 99, 99, 99]
+        for card in col:
+            suit, rank = SUIT_OF[card], RANK_OF[card]
+            if rank > lowest[suit]:
+                left += 3
+            elif rank < lowest[suit]:
+                lowest[suit] = rank
+        settled = 0
+        if col and RANK_OF[col[0]] == KING:
+            settled = 1
+            while settled < len(col) and fits(col[settled], col[settled - 1]):
+                settled += 1
+        left += len(col) - settled if col else -2
+    return left

@@ -16,17 +16,15 @@ from enum import Enum
 from typing import Any
 
 from service.engine import Klondike, from_position
-from service.engine.cards import KING, RANK_OF, SUIT_OF
 
 from .deadlock import stuck_card, stuck_in_waste
-from .ordering import kept_moves
+from .ordering import estimate, kept_moves
 from .position import (
     Position,
     Rules,
     SolverMove,
     all_moves,
     apply,
-    fits,
     is_won,
     position_of,
     rules_of,
@@ -161,7 +159,7 @@ class _Search:
                 # the newest (following one line deeper), Double Solitaire taking the oldest
                 # (measured on the benchmark deals at 5 CPU seconds).
                 counter += step
-                heapq.heappush(queue, (_estimate(rules, child), counter, child_node))
+                heapq.heappush(queue, (estimate(rules, child), counter, child_node))
         return None
 
     def run(self, root: Position, quick: bool) -> list[tuple[SolverMove, int]] | None:
@@ -246,44 +244,3 @@ def _run_passes(search: _Search, root: Position) -> list[tuple[SolverMove, int]]
         break  # the quick moves are exhausted: only the complete pass can add anything
     search.end_phase_at(None)
     return search.run(root, quick=False)
-
-
-def _estimate(rules: Rules, position: Position) -> int:
-    """Rough work left: lower is more promising (only steers the order of search)."""
-    left = 0
-    for col, down in zip(position.columns, position.down, strict=True):
-        left += 3 * down
-        lowest = 99
-        for card in col:
-            rank = RANK_OF[card]
-            if rank > lowest:
-                left += 2  # lies on a lower card: has to move at least once more
-            lowest = min(lowest, rank)
-    if rules.ordered_groups:
-        left += _blocked_in_groups(position.columns)
-    return left + len(position.talon) - 4 * sum(position.foundations)
-
-
-def _blocked_in_groups(columns: tuple[bytes, ...]) -> int:
-    """Where only ordered groups move, what holds a column up most, roughly.
-
-    A card on a lower card of its own suit blocks that suit's way home until it finds
-    another place; and every card that is not part of an ordered group resting on a King
-    at the bottom of its column has to move at least once more.
-    """
-    left = 0
-    for col in columns:
-        lowest = [99, 99, 99, 99]
-        for card in col:
-            suit, rank = SUIT_OF[card], RANK_OF[card]
-            if rank > lowest[suit]:
-                left += 3
-            elif rank < lowest[suit]:
-                lowest[suit] = rank
-        settled = 0
-        if col and RANK_OF[col[0]] == KING:
-            settled = 1
-            while settled < len(col) and fits(col[settled], col[settled - 1]):
-                settled += 1
-        left += len(col) - settled if col else -2
-    return left
