@@ -13,11 +13,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Running needs the runtime dependencies only; the checks add the development tools.
-$(VENV)/.installed-runtime: pyproject.toml | $(BIN)/python
+# Installing compiles the solver's core (setup.py), so an edit to it installs again.
+BUILD := pyproject.toml setup.py $(wildcard service/solver/*.py)
+$(VENV)/.installed-runtime: $(BUILD) | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: $(BUILD) | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $@ $(VENV)/.installed-runtime

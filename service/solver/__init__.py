@@ -2,10 +2,14 @@
 
 Pure and synchronous like the engine it plays through: no I/O, no service code.
 ``solve`` knows every hidden card and is for analysis; ``hint`` sees only what the
-player sees.
+player sees. Its core may run compiled (see ``compiled``).
 """
 
-from .hint import REASONS, Hint, hint
-from .search import Budget, Result, Verdict, solve
+from .compiled import choose_core
+
+choose_core()  # before any module of the core is imported
+
+from .hint import REASONS, Hint, hint  # noqa: E402
+from .search import Budget, Result, Verdict, solve  # noqa: E402
 
 __all__ = ["REASONS", "Budget", "Hint", "Result", "Verdict", "hint", "solve"]
