@@ -19,6 +19,12 @@ MAX_AROUND = 25
 ALL_TIME_KINDS = ("best-time", "streak")
 
 
+def rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every row of a view (``top``, ``around`` and ``you``), to be completed alike: the
+    same player's row reads the same wherever it is."""
+    return [*view["top"], *view["around"], *([view["you"]] if view["you"] else [])]
+
+
 class Boards:
     def __init__(self, records: Records) -> None:
         self.records = records
@@ -77,6 +83,6 @@ class Boards:
             )
         view = await self.view(f"{kind}:{mode}", you, top, around)
         view["board"] = board
-        for row in [*view["top"], *view["around"], *([view["you"]] if view["you"] else [])]:
+        for row in rows(view):
             row["value"] = int(-row["score"]) if kind == "streak" else int(row["score"])
         return view

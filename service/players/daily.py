@@ -24,7 +24,7 @@ from ..games import Games, new_game_id
 from ..protocol import ErrorCode
 from ..store.records import Records
 from . import Players
-from .boards import Boards
+from .boards import Boards, rows
 
 # One challenge per game and draw, in the scoring both games offer.
 DAILY_MODES = tuple(m for m in engine.Mode.all() if m.scoring is engine.Scoring.NORMAL)
@@ -255,9 +255,9 @@ class Daily:
             await self._close(challenge)
         you = await self.players.player_id_of(token) if token else None
         board = await self.boards.view(f"daily:{challenge}", you, top, around)
-        members = sorted({row["player_id"] for row in [*board["top"], *board["around"]]})
+        members = sorted({row["player_id"] for row in rows(board)})
         details = await self._entries(challenge, members)
-        for row in [*board["top"], *board["around"]]:
+        for row in rows(board):
             detail = orjson.loads(details[row["player_id"]] or "{}")
             row.update({k: v for k, v in detail.items() if k != "rank_score"})
             if not public:

@@ -48,6 +48,7 @@ def test_streak_board(service: CheckedClient, clock: FakeClock) -> None:
     assert [(r["name"], r["value"]) for r in body["top"]] == [("Ada", 3), ("Cy", 2)]
     assert body["you"]["name"] == "Bob" and body["you"]["rank"] == 3
     assert [r["name"] for r in body["around"]] == ["Cy", "Bob"]
+    assert body["you"] == body["around"][-1]  # the same row wherever it is
 
 
 def _fix_daily_deal(service: CheckedClient, challenge: str, code: str) -> None:
