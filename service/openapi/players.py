@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..players.boards import MAX_AROUND, MAX_OFFSET, MAX_TOP
 from ..protocol import ErrorCode
 from ..protocol.games import AnalysisResponse, CreatedGame, HintResponse
 from ..protocol.players import (
@@ -61,12 +62,33 @@ _TOKEN = ErrorCode.UNAUTHORIZED
 _BOARD = [ErrorCode.NOT_FOUND, ErrorCode.BAD_MESSAGE, ErrorCode.UNAUTHORIZED]
 
 
-def _query(name: str, default: int, maximum: int) -> dict[str, Any]:
+def _query(name: str, default: int, maximum: int, description: str) -> dict[str, Any]:
     schema = {"type": "integer", "minimum": 0, "maximum": maximum, "default": default}
-    return {"name": name, "in": "query", "schema": schema}
+    return {"name": name, "in": "query", "description": description, "schema": schema}
 
 
-_BOARD_QUERY = [_query("top", 10, 100), _query("around", 5, 25)]
+_BOARD_QUERY = [
+    _query(
+        "top",
+        10,
+        MAX_TOP,
+        "How many rows `top` holds: the page's size. Written in plain digits, as every "
+        "number of this query (`bad_message`, 422, otherwise or out of range).",
+    ),
+    _query(
+        "offset",
+        0,
+        MAX_OFFSET,
+        "Rows skipped before `top`: `top` starts at rank `offset + 1`. The next page's is "
+        "the answer's `next_offset`.",
+    ),
+    _query(
+        "around",
+        5,
+        MAX_AROUND,
+        "With a player token: rows either side of your own in `around`.",
+    ),
+]
 
 
 def player_paths() -> dict[str, Any]:

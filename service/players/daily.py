@@ -246,7 +246,7 @@ class Daily:
             await asyncio.wait_for(asyncio.shield(task), _CLOSE_WAIT_SECONDS)
 
     async def board(
-        self, date: str, mode: str, token: str | None, top: int, around: int
+        self, date: str, mode: str, token: str | None, top: int, around: int, offset: int = 0
     ) -> dict[str, Any]:
         day, chosen = self.parse(date, mode)
         challenge = challenge_id(day, chosen)
@@ -254,7 +254,7 @@ class Daily:
         if public:
             await self._close(challenge)
         you = await self.players.player_id_of(token) if token else None
-        board = await self.boards.view(f"daily:{challenge}", you, top, around)
+        board = await self.boards.view(f"daily:{challenge}", you, top, around, offset)
         members = sorted({row["player_id"] for row in rows(board)})
         details = await self._entries(challenge, members)
         for row in rows(board):

@@ -152,6 +152,15 @@ class BoardRow(Model):
 class Board(Model):
     board: str
     size: int = Field(description="Players on the board.")
+    offset: int = Field(
+        description="The `offset` asked for: `top` starts at rank `offset + 1` (0: the first)."
+    )
+    next_offset: int | None = Field(
+        description=(
+            "The `offset` of the next page (`offset` plus the rows in `top`); null when `top`"
+            " holds the board's last row or no row."
+        )
+    )
     top: list[BoardRow]
     you: BoardRow | None = Field(description="With a player token: your own row.")
     around: list[BoardRow] = Field(description="Your row and its neighbours.")

@@ -89,3 +89,49 @@ def test_unknown_boards(service: CheckedClient) -> None:
     for board in ("best-time.TF.D1V", "fastest.TF.D1N", "streak", "streak.TF.D1N%0A"):
         response = service.get(f"/leaderboards/{board}")
         assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def _pool(service: CheckedClient, code: str) -> None:
+    """Makes ``code`` the only deal in the pool of winnable ``TF.D1N`` deals."""
+    records = service.app.state.games.store.records  # type: ignore[attr-defined]
+
+    async def push() -> None:
+        while await records.queue_pop("winnable:TF.D1N") is not None:
+            pass
+        await records.queue_push("winnable:TF.D1N", code)
+
+    assert service.portal is not None
+    service.portal.call(push)
+
+
+def _winnable_game(service: CheckedClient, token: str) -> dict[str, Any]:
+    code, _ = _winnable()
+    _pool(service, code)
+    created = service.post("/games", json={"game": "TF", "winnable": True}, headers=auth(token))
+    assert created.status_code == 201, created.text
+    game: dict[str, Any] = created.json()
+    return game
+
+
+def test_equal_values_rank_in_the_order_they_were_reached(
+    service: CheckedClient, clock: FakeClock
+) -> None:
+    code, _ = _winnable()
+    _fix_daily_deal(service, "2026-12-01.TF.D1N", code)
+    players = [new_player(service, name) for name in ("Ada", "Bob", "Cy")]
+    # They win against the order of their ids, so that the ids cannot be what decides.
+    players.sort(key=lambda player: player["player_id"], reverse=True)
+    for player in players:
+        token = player["player_token"]
+        created = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token)).json()
+        _win(service, created, clock, 100)
+    for player in players:
+        _win(service, _winnable_game(service, player["player_token"]), clock, 100)
+    first = [player["player_id"] for player in players]
+    for path in ("/daily/2026-12-01/TF.D1N", "/leaderboards/best-time.TF.D1N"):
+        rows = service.get(path).json()["top"]
+        assert len({row["score"] for row in rows}) == 1  # a three-way tie
+        assert [row["player_id"] for row in rows] == first, path
+    # The same streak, reached in the same order.
+    streaks = service.get("/leaderboards/streak.TF.D1N").json()["top"]
+    assert [(row["player_id"], row["value"]) for row in streaks] == [(p, 2) for p in first]

@@ -6,6 +6,14 @@ export interface DailyBoard {
    * Players on the board.
    */
   size: number;
+  /**
+   * The `offset` asked for: `top` starts at rank `offset + 1` (0: the first).
+   */
+  offset: number;
+  /**
+   * The `offset` of the next page (`offset` plus the rows in `top`); null when `top` holds the board's last row or no row.
+   */
+  next_offset: number | null;
   top: BoardRow[];
   /**
    * With a player token: your own row.
