@@ -33,8 +33,9 @@ return 1
 
 ENTRY_DIGITS = 15
 
-# Enters member ARGV[1] with score ARGV[2]: kept out if its score is the same, or lower
-# unless ARGV[3] is '1' (replace); otherwise a new entry, after the equal ones.
+# Enters member ARGV[1] with score ARGV[2]. Its entry stays as it is when it already has
+# that score, or a lower one (unless ARGV[3] is '1': replace); otherwise the member gets
+# a new entry, after every entry of the same score.
 _ADD = """
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
