@@ -123,6 +123,8 @@ _REST_SCHEMAS: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"^/races(/join)?$"), "rest/race-joined.json"),
     ("GET", re.compile(r"^/races/[^/]+$"), "rest/race-response.json"),
     ("POST", re.compile(r"^/races/[^/]+/(ready|start|resign|rematch)$"), "rest/race-response.json"),
+    ("GET", re.compile(r"^/leaderboards/[^/]+$"), "rest/board.json"),
+    ("GET", re.compile(r"^/daily/[^/]+/[^/]+$"), "rest/daily-board.json"),
 ]
 
 

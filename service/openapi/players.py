@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..players.boards import MAX_AROUND, MAX_OFFSET, MAX_TOP
 from ..protocol import ErrorCode
 from ..protocol.games import AnalysisResponse, CreatedGame, HintResponse
 from ..protocol.players import (
@@ -61,12 +62,33 @@ _TOKEN = ErrorCode.UNAUTHORIZED
 _BOARD = [ErrorCode.NOT_FOUND, ErrorCode.BAD_MESSAGE, ErrorCode.UNAUTHORIZED]
 
 
-def _query(name: str, default: int, maximum: int) -> dict[str, Any]:
+def _query(name: str, default: int, maximum: int, description: str) -> dict[str, Any]:
     schema = {"type": "integer", "minimum": 0, "maximum": maximum, "default": default}
-    return {"name": name, "in": "query", "schema": schema}
+    return {"name": name, "in": "query", "description": description, "schema": schema}
 
 
-_BOARD_QUERY = [_query("top", 10, 100), _query("around", 5, 25)]
+_BOARD_QUERY = [
+    _query(
+        "top",
+        10,
+        MAX_TOP,
+        "How many rows `top` holds: the page's size. Written in plain digits, as every "
+        "number of this query (`bad_message`, 422, otherwise or out of range).",
+    ),
+    _query(
+        "offset",
+        0,
+        MAX_OFFSET,
+        "Rows skipped before `top`: `top` starts at rank `offset + 1`. The next page's is "
+        "the answer's `next_offset`.",
+    ),
+    _query(
+        "around",
+        5,
+        MAX_AROUND,
+        "With a player token: rows either side of your own in `around`.",
+    ),
+]
 
 
 def player_paths() -> dict[str, Any]:
@@ -231,10 +253,26 @@ def _play_daily() -> dict[str, Any]:
     }
 
 
+_READING = (
+    " Rows rank by `score`, lowest first; equal scores in the order they were reached (the"
+    " first to reach a value ranks first), the same on every read and page. `top` holds"
+    " `top` rows from rank `offset + 1`; `next_offset` is the next page's `offset`, null"
+    " after the last: reading with `offset=<next_offset>` until it is null gives every row"
+    " once, in order. Points (Normal or Vegas) rank on no board."
+)
+
+
 def _get_daily_board() -> dict[str, Any]:
     return {
         "operationId": "getDailyBoard",
         "summary": "A challenge's leaderboard (code and games once the day is over)",
+        "description": (
+            "Every ranked attempt from its first action: won first, by time (`time_ms`,"
+            " milliseconds, lower is better), then fewer moves; then the others by cards on"
+            " the foundations (more first), then fewer moves. `score` packs that order: won,"
+            " `time_ms` x 100000 + `moves`; not won (or still `open`), 10^14 + cards not on"
+            " the foundations x 100000 + `moves`." + _READING
+        ),
         "security": OPTIONAL_AUTH,
         "parameters": [path_param("date"), path_param("mode"), *_BOARD_QUERY],
         "responses": {
@@ -248,6 +286,15 @@ def _get_leaderboard() -> dict[str, Any]:
     return {
         "operationId": "getLeaderboard",
         "summary": "All-time boards: `best-time.<mode>` and `streak.<mode>`",
+        "description": (
+            "One of each per mode, Vegas modes included. `best-time.<mode>`: each player's"
+            " best time (`value` and `score`, milliseconds from the first action to the win;"
+            " lower is better) among wins of games created with `winnable: true` by a player,"
+            " without hints (undo allowed); no game of a code, plain secret deal, daily"
+            " challenge or race enters. `streak.<mode>`: the longest streak of games won in"
+            " a row (`value`, higher is better; `score` is minus it), every player who"
+            " finished a game of the mode, at 0 until a first win." + _READING
+        ),
         "security": OPTIONAL_AUTH,
         "parameters": [path_param("board"), *_BOARD_QUERY],
         "responses": {

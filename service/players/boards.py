@@ -1,7 +1,9 @@
-"""Leaderboards: ranked members (players) by a score, lowest first.
+"""Leaderboards: ranked members (players) by a score, lowest first; equal scores in the
+order the members reached them (the first to reach a score ranks first).
 
 Boards live in the store as sorted sets, so entering a score, a member's rank and a
-page of the board each cost O(log n) however many players there are.
+page of the board each cost O(log n) however many players there are. A whole board is
+read page after page: ``top`` rows from rank ``offset``, and ``next_offset`` for the next.
 """
 
 from __future__ import annotations
@@ -16,7 +18,24 @@ from . import name_key
 
 MAX_TOP = 100
 MAX_AROUND = 25
+MAX_OFFSET = 1_000_000_000
 ALL_TIME_KINDS = ("best-time", "streak")
+
+
+def check_paging(top: int, around: int, offset: int) -> None:
+    for name, value, most in (
+        ("top", top, MAX_TOP),
+        ("around", around, MAX_AROUND),
+        ("offset", offset, MAX_OFFSET),
+    ):
+        if not 0 <= value <= most:
+            raise ServiceError(ErrorCode.BAD_MESSAGE, 422, f"{name} is 0 to {most}")
+
+
+def rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every row of a view (``top``, ``around`` and ``you``), to be completed alike: the
+    same player's row reads the same wherever it is."""
+    return [*view["top"], *view["around"], *([view["you"]] if view["you"] else [])]
 
 
 class Boards:
@@ -30,22 +49,23 @@ class Boards:
         size: int = await from_store(self.records.board_size(board))
         return size
 
-    async def view(self, board: str, you: str | None, top: int, around: int) -> dict[str, Any]:
-        """The first ``top`` rows, and ``around`` rows either side of ``you``."""
-        if not (0 <= top <= MAX_TOP and 0 <= around <= MAX_AROUND):
-            raise ServiceError(
-                ErrorCode.BAD_MESSAGE,
-                422,
-                f"top is 0 to {MAX_TOP} and around 0 to {MAX_AROUND}",
-            )
-        page: BoardPage = await from_store(self.records.board_page(board, you, top, around))
+    async def view(
+        self, board: str, you: str | None, top: int, around: int, offset: int = 0
+    ) -> dict[str, Any]:
+        """``top`` rows from rank ``offset`` (0: the first), and ``around`` rows either
+        side of ``you``."""
+        check_paging(top, around, offset)
+        page: BoardPage = await from_store(self.records.board_page(board, you, top, around, offset))
         mine = page.you
         names = await self._names(
             [r.member for r in [*page.top, *page.around]] + ([you] if mine and you else [])
         )
+        end = offset + len(page.top)
         return {
             "board": board,
             "size": page.size,
+            "offset": offset,
+            "next_offset": end if page.top and end < page.size else None,
             "top": [self._row(r, names) for r in page.top],
             "you": None if mine is None else self._row(mine, names),
             "around": [self._row(r, names) for r in page.around],
@@ -65,7 +85,9 @@ class Boards:
             "score": ranked.score,
         }
 
-    async def all_time(self, board: str, you: str | None, top: int, around: int) -> dict[str, Any]:
+    async def all_time(
+        self, board: str, you: str | None, top: int, around: int, offset: int = 0
+    ) -> dict[str, Any]:
         """``best-time.<mode>`` (ms) or ``streak.<mode>`` (longest win streak)."""
         kind, _, mode = board.partition(".")
         if kind not in ALL_TIME_KINDS or engine.Mode.find(mode, engine.Mode.all()) is None:
@@ -75,8 +97,8 @@ class Boards:
                 "boards are best-time.<mode> and streak.<mode>, mode one of "
                 + ", ".join(map(str, engine.Mode.all())),
             )
-        view = await self.view(f"{kind}:{mode}", you, top, around)
+        view = await self.view(f"{kind}:{mode}", you, top, around, offset)
         view["board"] = board
-        for row in [*view["top"], *view["around"], *([view["you"]] if view["you"] else [])]:
+        for row in rows(view):
             row["value"] = int(-row["score"]) if kind == "streak" else int(row["score"])
         return view

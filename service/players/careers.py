@@ -280,14 +280,13 @@ class Careers:
             and not challenge
             and await self.analysis.certified(game_id)
         ):
-            # A winnable deal from a secret seed: nobody could solve it beforehand.
+            # A winnable deal of this game alone, from a secret seed: nobody could play
+            # it before. Not a daily attempt: the day's deal is everyone's, and anyone
+            # may practise it (anonymously, or as another player) before their attempt.
             await self.boards.add(f"best-time:{ending.mode}", player_id, elapsed)
         if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
             entry = {**_daily_entry(ending), "rank_score": ending.rank_score()}
             await self.daily.enter(challenge, player_id, entry)
-            if ending.won and ending.time_ms is not None and not ending.hinted:
-                # A certified deal from a secret seed: nobody could solve it beforehand.
-                await self.boards.add(f"best-time:{ending.mode}", player_id, ending.time_ms)
 
     async def new_solo_game(self, player: Player, players: Players, game_id: str) -> None:
         """The player's new game replaces the last one, which counts as played (not won)

@@ -24,7 +24,7 @@ from ..games import Games, new_game_id
 from ..protocol import ErrorCode
 from ..store.records import Records
 from . import Players
-from .boards import Boards
+from .boards import Boards, rows
 
 # One challenge per game and draw, in the scoring both games offer.
 DAILY_MODES = tuple(m for m in engine.Mode.all() if m.scoring is engine.Scoring.NORMAL)
@@ -246,7 +246,7 @@ class Daily:
             await asyncio.wait_for(asyncio.shield(task), _CLOSE_WAIT_SECONDS)
 
     async def board(
-        self, date: str, mode: str, token: str | None, top: int, around: int
+        self, date: str, mode: str, token: str | None, top: int, around: int, offset: int = 0
     ) -> dict[str, Any]:
         day, chosen = self.parse(date, mode)
         challenge = challenge_id(day, chosen)
@@ -254,10 +254,10 @@ class Daily:
         if public:
             await self._close(challenge)
         you = await self.players.player_id_of(token) if token else None
-        board = await self.boards.view(f"daily:{challenge}", you, top, around)
-        members = sorted({row["player_id"] for row in [*board["top"], *board["around"]]})
+        board = await self.boards.view(f"daily:{challenge}", you, top, around, offset)
+        members = sorted({row["player_id"] for row in rows(board)})
         details = await self._entries(challenge, members)
-        for row in [*board["top"], *board["around"]]:
+        for row in rows(board):
             detail = orjson.loads(details[row["player_id"]] or "{}")
             row.update({k: v for k, v in detail.items() if k != "rank_score"})
             if not public:

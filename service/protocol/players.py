@@ -125,17 +125,38 @@ class DailyGameCreated(CreatedGame):
 
 
 class BoardRow(Model):
-    rank: int = Field(description="1 is first.")
+    rank: int = Field(
+        description=(
+            "1 is first; no two rows share a rank. Equal `score`s rank in the order they"
+            " were reached: the first to reach one ranks first."
+        )
+    )
     player_id: PlayerId
     name: str
-    score: float = Field(description="The board's sort key, lowest first.")
+    score: float = Field(
+        description=(
+            "The board's sort key, lowest first. `best-time.<mode>`: the time in ms."
+            " `streak.<mode>`: minus the streak. Daily boards: won, `time_ms` x 100000 +"
+            " `moves`; not won, 10^14 + cards not on the foundations x 100000 + `moves`."
+            " Points (Normal or Vegas) rank on no board."
+        )
+    )
     value: int | None = Field(
-        None, description="All-time boards: the best time (ms) or the longest streak."
+        None,
+        description=(
+            "All-time boards, what they rank: `best-time.<mode>` the best time in ms (lower"
+            " is better), `streak.<mode>` the longest streak of games won in a row (higher"
+            " is better)."
+        ),
     )
     won: bool | None = None
-    time_ms: int | None = None
+    time_ms: int | None = Field(
+        None, description="Daily boards: a won attempt's time in ms, first action to win."
+    )
     moves: int | None = None
-    foundations: int | None = None
+    foundations: int | None = Field(
+        None, description="Daily boards: cards on the foundations when the attempt ended."
+    )
     game_id: str | None = Field(
         None, description="Daily boards, once the day is over: the game, for its replay."
     )
@@ -152,9 +173,27 @@ class BoardRow(Model):
 class Board(Model):
     board: str
     size: int = Field(description="Players on the board.")
-    top: list[BoardRow]
-    you: BoardRow | None = Field(description="With a player token: your own row.")
-    around: list[BoardRow] = Field(description="Your row and its neighbours.")
+    offset: int = Field(
+        description="The `offset` asked for: `top` starts at rank `offset + 1` (0: the first)."
+    )
+    next_offset: int | None = Field(
+        description=(
+            "The `offset` of the next page (`offset` plus the rows in `top`); null when `top`"
+            " holds the board's last row or no row."
+        )
+    )
+    top: list[BoardRow] = Field(
+        description="`top` rows (asked for) from rank `offset + 1`, lowest `score` first."
+    )
+    you: BoardRow | None = Field(
+        description=(
+            "With a player token: your own row, the same as in `top` or `around`; null when"
+            " you are not on the board."
+        )
+    )
+    around: list[BoardRow] = Field(
+        description="Your row and `around` (asked for) rows either side of it."
+    )
 
 
 class DailyBoard(Board):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from starlette.requests import Request
@@ -12,7 +13,7 @@ from ..errors import ServiceError
 from ..guards.quotas import AddressQuota
 from ..http import bearer_token, json_response, read_body
 from ..players import Players
-from ..players.boards import Boards
+from ..players.boards import Boards, check_paging
 from ..players.careers import Careers, Results
 from ..players.daily import Daily
 from ..protocol import ErrorCode
@@ -24,14 +25,28 @@ def _players(request: Request) -> Players:
     return players
 
 
+_DIGITS = re.compile(r"[0-9]{1,10}")
+
+
 def _int_query(request: Request, name: str, default: int) -> int:
+    """A whole number written in plain digits (no sign, space, point or other digits)."""
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    try:
-        return int(raw)
-    except ValueError as exc:
-        raise ServiceError(ErrorCode.BAD_MESSAGE, 422, f"{name} must be a number") from exc
+    if not _DIGITS.fullmatch(raw):
+        raise ServiceError(ErrorCode.BAD_MESSAGE, 422, f"{name} must be a whole number (digits)")
+    return int(raw)
+
+
+def _paging(request: Request) -> tuple[int, int, int]:
+    """``top``, ``around`` and ``offset`` of a board's page, checked."""
+    paging = (
+        _int_query(request, "top", 10),
+        _int_query(request, "around", 5),
+        _int_query(request, "offset", 0),
+    )
+    check_paging(*paging)
+    return paging
 
 
 async def create_player(request: Request) -> Response:
@@ -105,26 +120,17 @@ async def daily_play(request: Request) -> Response:
 async def daily_board(request: Request) -> Response:
     daily: Daily = request.app.state.daily
     date, mode = request.path_params["date"], request.path_params["mode"]
-    board = await daily.board(
-        date,
-        mode,
-        bearer_token(request),
-        _int_query(request, "top", 10),
-        _int_query(request, "around", 5),
-    )
+    paging = _paging(request)
+    board = await daily.board(date, mode, bearer_token(request), *paging)
     return json_response(board)
 
 
 async def all_time_board(request: Request) -> Response:
     boards: Boards = request.app.state.boards
+    paging = _paging(request)
     token = bearer_token(request)
     you = await _players(request).player_id_of(token) if token else None
-    board = await boards.all_time(
-        request.path_params["board"],
-        you,
-        _int_query(request, "top", 10),
-        _int_query(request, "around", 5),
-    )
+    board = await boards.all_time(request.path_params["board"], you, *paging)
     return json_response(board)
 
 

@@ -25,7 +25,8 @@ class Doc:
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """A member of a board: its 0-based rank (lowest score first) and its score."""
+    """A member of a board: its 0-based rank (lowest score first, equal scores in the
+    order they were reached) and its score."""
 
     member: str
     rank: int
@@ -34,7 +35,8 @@ class Ranked:
 
 @dataclass(frozen=True, slots=True)
 class BoardPage:
-    """The first rows of a board, one member's row and the rows around it."""
+    """A page of a board's rows (``top``, from rank ``offset``), one member's row and the
+    rows around it."""
 
     size: int
     top: list[Ranked]
@@ -83,7 +85,11 @@ class Records(ABC):
     @abstractmethod
     async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
         """Enters ``member`` with ``score``, keeping the lower of its old and new score
-        (or the new one, with ``replace``)."""
+        (or the new one, with ``replace``).
+
+        Members of equal score rank in the order they reached it: a member whose score
+        changes goes after every member already at its new score; one whose score stays
+        the same keeps its place."""
 
     @abstractmethod
     async def board_rank(self, board: str, member: str) -> Ranked | None: ...
@@ -94,9 +100,12 @@ class Records(ABC):
     @abstractmethod
     async def board_size(self, board: str) -> int: ...
 
-    async def board_page(self, board: str, member: str | None, top: int, around: int) -> BoardPage:
-        """``top`` rows from the first, and ``member``'s row with ``around`` either side."""
-        rows = await self.board_range(board, 0, top)
+    async def board_page(
+        self, board: str, member: str | None, top: int, around: int, offset: int = 0
+    ) -> BoardPage:
+        """``top`` rows from rank ``offset`` (0: the first), and ``member``'s row with
+        ``around`` either side."""
+        rows = await self.board_range(board, offset, top)
         mine = None if member is None else await self.board_rank(board, member)
         near: list[Ranked] = []
         if mine is not None and around:
@@ -106,13 +115,15 @@ class Records(ABC):
 
 
 class MemoryRecords(Records):
-    """One process only; boards are sorted lists, so rank and range cost O(log n)."""
+    """One process only; boards are sorted lists, so rank and range cost O(log n). A
+    board's rows sort by score, then by when the score was reached (a count per board)."""
 
     def __init__(self) -> None:
         self._docs: dict[str, tuple[Doc, float]] = {}
         self._values: dict[str, tuple[str, float]] = {}
-        self._scores: dict[str, dict[str, float]] = {}
+        self._scores: dict[str, dict[str, tuple[float, int]]] = {}
         self._boards: dict[str, SortedList] = {}
+        self._entered: dict[str, int] = {}
         self._queues: dict[str, deque[str]] = {}
 
     @staticmethod
@@ -175,17 +186,18 @@ class MemoryRecords(Records):
         ranked = self._boards.setdefault(board, SortedList())
         old = scores.get(member)
         if old is not None:
-            if old <= score and not replace:
+            if old[0] == score or (old[0] < score and not replace):
                 return
-            ranked.remove((old, member))
-        scores[member] = score
-        ranked.add((score, member))
+            ranked.remove((*old, member))
+        entered = self._entered[board] = self._entered.get(board, 0) + 1
+        scores[member] = (score, entered)
+        ranked.add((score, entered, member))
 
     async def board_rank(self, board: str, member: str) -> Ranked | None:
-        score = self._scores.get(board, {}).get(member)
-        if score is None:
+        found = self._scores.get(board, {}).get(member)
+        if found is None:
             return None
-        return Ranked(member, self._boards[board].index((score, member)), score)
+        return Ranked(member, self._boards[board].index((*found, member)), found[0])
 
     async def board_range(self, board: str, start: int, count: int) -> list[Ranked]:
         ranked = self._boards.get(board)
@@ -194,7 +206,7 @@ class MemoryRecords(Records):
         start = max(0, start)
         return [
             Ranked(member, start + offset, score)
-            for offset, (score, member) in enumerate(ranked.islice(start, start + count))
+            for offset, (score, _, member) in enumerate(ranked.islice(start, start + count))
         ]
 
     async def board_size(self, board: str) -> int:

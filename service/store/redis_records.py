@@ -2,10 +2,15 @@
 
 - ``sol:rec:doc:<key>``  hash: ``v`` version, ``d`` the JSON document
 - ``sol:rec:val:<key>``  string: a single value (token look-ups, link codes, claims)
-- ``sol:rec:board:<board>`` sorted set: member -> score, lowest first
 - ``sol:rec:queue:<queue>`` list: values taken oldest first (pools of certified deals)
+- a board's three keys, which share the hash tag ``{<board>}`` (its scripts touch all
+  three, also on Redis Cluster):
+  ``sol:rec:board:{<board>}`` sorted set: entry -> score, lowest first, where an entry is
+  the member after a count of ``ENTRY_DIGITS`` digits, so that members of equal score sort
+  in the order they reached it; ``sol:rec:board:{<board>}:m`` hash: member -> its entry;
+  ``sol:rec:board:{<board>}:n`` the board's count of entries made
 
-Each key stands alone (no script touches two), so they spread over a Redis Cluster.
+Every other key stands alone (no script touches two), so they spread over a Redis Cluster.
 """
 
 from __future__ import annotations
@@ -26,20 +31,46 @@ return 1
 """
 
 
-# One round trip for a whole page of a board: the top rows, a member's rank and score,
-# the rows around it and the board's size.
+ENTRY_DIGITS = 15
+
+# Enters member ARGV[1] with score ARGV[2]. Its entry stays as it is when it already has
+# that score, or a lower one (unless ARGV[3] is '1': replace); otherwise the member gets
+# a new entry, after every entry of the same score.
+_ADD = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  local current = redis.call('ZSCORE', KEYS[1], old)
+  if current then
+    current = tonumber(current)
+    local score = tonumber(ARGV[2])
+    if current == score or (current < score and ARGV[3] == '0') then return 0 end
+  end
+  redis.call('ZREM', KEYS[1], old)
+end
+local entry = string.format('%0DIGITSd', redis.call('INCR', KEYS[3])) .. ARGV[1]
+redis.call('ZADD', KEYS[1], ARGV[2], entry)
+redis.call('HSET', KEYS[2], ARGV[1], entry)
+return 1
+""".replace("DIGITS", str(ENTRY_DIGITS))
+
+# One round trip for a whole page of a board: ARGV[2] rows from rank ARGV[4], member
+# ARGV[1]'s rank and score, ARGV[3] rows either side of it, and the board's size.
 _PAGE = """
-local top = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1, 'WITHSCORES')
+local top = {}
+local count = tonumber(ARGV[2])
+if count > 0 then
+  local first = tonumber(ARGV[4])
+  top = redis.call('ZRANGE', KEYS[1], first, first + count - 1, 'WITHSCORES')
+end
 local size = redis.call('ZCARD', KEYS[1])
-if ARGV[1] == '' then return {size, top, false, false, {}} end
-local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+local entry = ARGV[1] ~= '' and redis.call('HGET', KEYS[2], ARGV[1])
+local rank = entry and redis.call('ZRANK', KEYS[1], entry)
 if not rank then return {size, top, false, false, {}} end
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local score = redis.call('ZSCORE', KEYS[1], entry)
 local around = tonumber(ARGV[3])
 local near = {}
 if around > 0 then
-  local first = math.max(0, rank - around)
-  near = redis.call('ZRANGE', KEYS[1], first, rank + around, 'WITHSCORES')
+  near = redis.call('ZRANGE', KEYS[1], math.max(0, rank - around), rank + around, 'WITHSCORES')
 end
 return {size, top, rank, score, near}
 """
@@ -57,8 +88,10 @@ def _queue(queue: str) -> str:
     return f"sol:rec:queue:{queue}"
 
 
-def _board(board: str) -> str:
-    return f"sol:rec:board:{board}"
+def _board(board: str) -> list[str]:
+    """The keys of a board: its entries, its members' entries, its count of entries."""
+    ranked = f"sol:rec:board:{{{board}}}"
+    return [ranked, f"{ranked}:m", f"{ranked}:n"]
 
 
 def _text(value: bytes | str) -> str:
@@ -66,9 +99,10 @@ def _text(value: bytes | str) -> str:
 
 
 def _ranked(flat: list[Any], first: int) -> list[Ranked]:
-    """``[member, score, member, score...]`` from rank ``first`` on."""
+    """``[entry, score, entry, score...]`` from rank ``first`` on."""
     return [
-        Ranked(_text(flat[i]), first + i // 2, float(flat[i + 1])) for i in range(0, len(flat), 2)
+        Ranked(_text(flat[i])[ENTRY_DIGITS:], first + i // 2, float(flat[i + 1]))
+        for i in range(0, len(flat), 2)
     ]
 
 
@@ -77,6 +111,7 @@ class RedisRecords(Records):
         self._redis = redis
         self._save = redis.register_script(_SAVE)
         self._page = redis.register_script(_PAGE)
+        self._board_add = redis.register_script(_ADD)
 
     async def load(self, key: str) -> Doc | None:
         try:
@@ -161,22 +196,13 @@ class RedisRecords(Records):
 
     async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
         try:
-            # LT: an existing member keeps the lower (better) of its two scores.
-            await self._redis.zadd(_board(board), {member: score}, lt=not replace)
+            await self._board_add(keys=_board(board), args=[member, score, int(replace)])
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
     async def board_rank(self, board: str, member: str) -> Ranked | None:
-        try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                pipe.zrank(_board(board), member)
-                pipe.zscore(_board(board), member)
-                rank, score = await pipe.execute()
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        if rank is None or score is None:
-            return None
-        return Ranked(member, int(rank), float(score))
+        page = await self.board_page(board, member, 0, 0)
+        return page.you
 
     async def board_range(self, board: str, start: int, count: int) -> list[Ranked]:
         if count <= 0:
@@ -184,28 +210,30 @@ class RedisRecords(Records):
         start = max(0, start)
         try:
             rows = await self._redis.zrange(
-                _board(board), start, start + count - 1, withscores=True
+                _board(board)[0], start, start + count - 1, withscores=True
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return [
-            Ranked(_text(member), start + offset, float(score))
-            for offset, (member, score) in enumerate(rows)
+            Ranked(_text(entry)[ENTRY_DIGITS:], start + offset, float(score))
+            for offset, (entry, score) in enumerate(rows)
         ]
 
-    async def board_page(self, board: str, member: str | None, top: int, around: int) -> BoardPage:
+    async def board_page(
+        self, board: str, member: str | None, top: int, around: int, offset: int = 0
+    ) -> BoardPage:
         try:
             size, rows, rank, score, near = await self._page(
-                keys=[_board(board)], args=[member or "", top, around]
+                keys=_board(board)[:2], args=[member or "", top, around, max(0, offset)]
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         mine = None if rank is None else Ranked(member or "", int(rank), float(score))
         first = 0 if mine is None else max(0, mine.rank - around)
-        return BoardPage(int(size), _ranked(rows, 0), mine, _ranked(near, first))
+        return BoardPage(int(size), _ranked(rows, max(0, offset)), mine, _ranked(near, first))
 
     async def board_size(self, board: str) -> int:
         try:
-            return int(await self._redis.zcard(_board(board)))
+            return int(await self._redis.zcard(_board(board)[0]))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc

@@ -73,6 +73,37 @@ async def test_daily_challenge_board_and_leaderboard(service_url: str) -> None:
         assert any(row.player_id == me.player_id for row in streaks.top)
 
 
+async def test_a_whole_board_page_by_page(service_url: str) -> None:
+    """``leaderboard_rows`` and ``daily_board_rows`` read every row once, in order, a few
+    rows a request, as one big page has them."""
+    pagers = [ServiceClient(service_url) for _ in range(4)]
+    try:
+        for index, client in enumerate(pagers):
+            await client.create_player(f"Pager {index}")
+            # A lost game of a mode of its own: every player on its streak board at 0.
+            game = await client.create_game("DS", 3, "vegas")
+            await client.act(game.game_id, "d")
+            await client.resign(game.game_id)
+            today = (await client.daily()).date
+            attempt = await client.play_daily(today, "DS.D3N")
+            for _ in range(index + 1):
+                await client.act(attempt.game_id, "d")
+            await client.resign(attempt.game_id)
+        reader = pagers[0]
+        rows = [row async for row in reader.leaderboard_rows("streak.DS.D3V", page=3)]
+        whole = await reader.leaderboard("streak.DS.D3V", top=100)
+        assert len(rows) >= 4 and rows == whole.top and whole.next_offset is None
+        assert [row.rank for row in rows] == list(range(1, len(rows) + 1))
+        second = await reader.leaderboard("streak.DS.D3V", top=2, offset=2)
+        assert second.offset == 2 and second.top == rows[2:4]
+        daily = [row async for row in reader.daily_board_rows(today, "DS.D3N", page=3)]
+        assert daily == (await reader.daily_board(today, "DS.D3N", top=100)).top
+        assert len(daily) >= 4
+    finally:
+        for client in pagers:
+            await client.aclose()
+
+
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     code = main([*args])
     return code, capsys.readouterr().out

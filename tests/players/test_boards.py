@@ -1,5 +1,6 @@
-"""All-time leaderboards: longest win streaks, and best times of daily wins (certified
-deals from secret seeds); top rows, your rank and your neighbours."""
+"""All-time leaderboards: longest win streaks, and best times of the wins that count
+(winnable deals, each its own game's, from secret seeds); top rows, your rank and your
+neighbours; equal values in the order they were reached."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def test_streak_board(service: CheckedClient, clock: FakeClock) -> None:
     assert [(r["name"], r["value"]) for r in body["top"]] == [("Ada", 3), ("Cy", 2)]
     assert body["you"]["name"] == "Bob" and body["you"]["rank"] == 3
     assert [r["name"] for r in body["around"]] == ["Cy", "Bob"]
+    assert body["you"] == body["around"][-1]  # the same row wherever it is
 
 
 def _fix_daily_deal(service: CheckedClient, challenge: str, code: str) -> None:
@@ -61,30 +63,95 @@ def _fix_daily_deal(service: CheckedClient, challenge: str, code: str) -> None:
     connection.close()
 
 
-def test_best_times_come_from_daily_wins(service: CheckedClient, clock: FakeClock) -> None:
+def _undo(service: CheckedClient, created: dict[str, Any]) -> None:
+    _, line = _winnable()
+    headers = auth(created["player_token"])
+    path = f"/games/{created['game_id']}"
+    assert service.post(f"{path}/actions", json={"action": line[0]}, headers=headers).is_success
+    assert service.post(f"{path}/undo", headers=headers).is_success
+
+
+def test_which_wins_enter_the_best_time_board(service: CheckedClient, clock: FakeClock) -> None:
+    """Only wins of winnable deals (each its own game's, from a secret seed), by a player,
+    without hints; undo is part of the rules. Daily attempts rank on their own board."""
     code, _ = _winnable()
     _fix_daily_deal(service, "2026-12-01.TF.D1N", code)
-    times = {"Ada": 120.0, "Bob": 90.0}
-    for name, seconds in times.items():
-        token = new_player(service, name)["player_token"]
-        created = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token)).json()
-        assert created["ranked"]
-        _win(service, created, clock, seconds)
-    # An ordinary game of the same deal is won faster, but its code was public: no entry.
-    fast = new_player(service, "Fast")["player_token"]
-    ordinary = service.post("/games", json={"code": code}, headers=auth(fast)).json()
-    _win(service, ordinary, clock, 5)
+    token = {name: new_player(service, name)["player_token"] for name in ("Ada", "Bob", "Cy")}
+    token["Dee"] = new_player(service, "Dee")["player_token"]
+    _win(service, _winnable_game(service, token["Ada"]), clock, 120)
+    undone = _winnable_game(service, token["Bob"])
+    _undo(service, undone)
+    _win(service, undone, clock, 90)
+    # Cy wins the day's ranked attempt faster, after practising its deal anonymously.
+    _win(service, service.post("/daily/2026-12-01/TF.D1N/games").json(), clock, 50)
+    ranked = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token["Cy"])).json()
+    assert ranked["ranked"]
+    _win(service, ranked, clock, 30)
+    # Dee wins a game of the same deal by its code, which anyone could study: no entry.
+    _win(
+        service,
+        service.post("/games", json={"code": code}, headers=auth(token["Dee"])).json(),
+        clock,
+        5,
+    )
 
     body = service.get("/leaderboards/best-time.TF.D1N").json()
     assert [(r["name"], r["value"]) for r in body["top"]] == [("Bob", 90_000), ("Ada", 120_000)]
     daily = service.get("/daily/2026-12-01/TF.D1N").json()
-    assert [(r["name"], r["won"], r["time_ms"]) for r in daily["top"]] == [
-        ("Bob", True, 90_000),
-        ("Ada", True, 120_000),
-    ]
+    assert [(r["name"], r["won"], r["time_ms"]) for r in daily["top"]] == [("Cy", True, 30_000)]
+    # Each of these wins counts in its player's statistics all the same.
+    for name, seconds in (("Bob", 90), ("Cy", 30), ("Dee", 5)):
+        stats = service.get("/players/me/stats", headers=auth(token[name])).json()
+        assert stats["modes"]["TF.D1N"]["best_time_ms"] == seconds * 1000, name
 
 
 def test_unknown_boards(service: CheckedClient) -> None:
     for board in ("best-time.TF.D1V", "fastest.TF.D1N", "streak", "streak.TF.D1N%0A"):
         response = service.get(f"/leaderboards/{board}")
         assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def _pool(service: CheckedClient, code: str) -> None:
+    """Makes ``code`` the only deal in the pool of winnable ``TF.D1N`` deals."""
+    records = service.app.state.games.store.records  # type: ignore[attr-defined]
+
+    async def push() -> None:
+        while await records.queue_pop("winnable:TF.D1N") is not None:
+            pass
+        await records.queue_push("winnable:TF.D1N", code)
+
+    assert service.portal is not None
+    service.portal.call(push)
+
+
+def _winnable_game(service: CheckedClient, token: str) -> dict[str, Any]:
+    code, _ = _winnable()
+    _pool(service, code)
+    created = service.post("/games", json={"game": "TF", "winnable": True}, headers=auth(token))
+    assert created.status_code == 201, created.text
+    game: dict[str, Any] = created.json()
+    return game
+
+
+def test_equal_values_rank_in_the_order_they_were_reached(
+    service: CheckedClient, clock: FakeClock
+) -> None:
+    code, _ = _winnable()
+    _fix_daily_deal(service, "2026-12-01.TF.D1N", code)
+    players = [new_player(service, name) for name in ("Ada", "Bob", "Cy")]
+    # They win against the order of their ids, so that the ids cannot be what decides.
+    players.sort(key=lambda player: player["player_id"], reverse=True)
+    for player in players:
+        token = player["player_token"]
+        created = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token)).json()
+        _win(service, created, clock, 100)
+    for player in players:
+        _win(service, _winnable_game(service, player["player_token"]), clock, 100)
+    first = [player["player_id"] for player in players]
+    for path in ("/daily/2026-12-01/TF.D1N", "/leaderboards/best-time.TF.D1N"):
+        rows = service.get(path).json()["top"]
+        assert len({row["score"] for row in rows}) == 1  # a three-way tie
+        assert [row["player_id"] for row in rows] == first, path
+    # The same streak, reached in the same order.
+    streaks = service.get("/leaderboards/streak.TF.D1N").json()["top"]
+    assert [(row["player_id"], row["value"]) for row in streaks] == [(p, 2) for p in first]

@@ -225,3 +225,27 @@ def test_a_ranked_attempt_closes_at_midnight_and_counts_as_it_stood(
     service.get(f"/daily/{TODAY}/DS.D3N")
     stats = service.get("/players/me/stats", headers=auth(ada["player_token"])).json()
     assert stats["modes"]["DS.D3N"]["played"] == 1
+
+
+def test_your_row_is_your_row_of_the_top(service: CheckedClient, clock: FakeClock) -> None:
+    """``you`` carries every field of the same player's row in ``top``: an open attempt,
+    an ended one, before midnight (no game) and after (with it)."""
+    players = {name: new_player(service, name) for name in ("Ada", "Bob", "Cy")}
+    games = {name: _play_daily(service, "TF.D3N", p["player_token"]) for name, p in players.items()}
+    for name, draws in (("Ada", 1), ("Bob", 2), ("Cy", 1)):
+        for _ in range(draws):
+            assert _act(service, games[name], "actions", action="d").status_code == 200
+    assert _act(service, games["Ada"], "resign").status_code == 200
+    assert _act(service, games["Bob"], "resign").status_code == 200  # Cy's stays open
+
+    def check() -> None:
+        for name, player in players.items():
+            token = player["player_token"]
+            board = service.get(f"/daily/{TODAY}/TF.D3N?around=0", headers=auth(token)).json()
+            mine = [row for row in board["top"] if row["player_id"] == player["player_id"]]
+            assert [board["you"]] == mine, name
+            assert {"won", "moves", "foundations"} <= board["you"].keys()
+
+    check()
+    clock.now += 12 * 3600  # midnight: the rows show their games, Cy's attempt counted
+    check()

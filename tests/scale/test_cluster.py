@@ -21,7 +21,10 @@ from typing import cast
 
 import pytest
 import redis
+from redis.asyncio.cluster import RedisCluster
 
+from service.store.records import Ranked
+from service.store.redis_records import RedisRecords
 from tests.scale.harness import (
     Game,
     Instance,
@@ -236,3 +239,31 @@ async def test_games_spread_over_the_nodes_and_changes_fan_out(
         finally:
             await watcher.close()
             await player.close()
+
+
+async def test_boards_run_on_the_cluster(cluster_ports: list[int]) -> None:
+    """A board's scripts touch its three keys, which share the board's hash tag: each
+    board's keys on one node, and ranks, pages and ties as on one server."""
+    client = RedisCluster(host="127.0.0.1", port=cluster_ports[0])
+    records = RedisRecords(client)
+    boards = [f"streak:{mode}" for mode in ("DS.D1N", "DS.D3N", "DS.D1V", "TF.D1N", "TF.D3N")]
+    try:
+        for board in boards:
+            for member, score in (("b", -2.0), ("a", -2.0), ("c", -1.0), ("d", -3.0)):
+                await records.board_add(board, member, score)
+            page = await records.board_page(board, "a", 2, 1, offset=1)
+            assert [row.member for row in page.top] == ["b", "a"]  # b reached 2 first
+            assert page.you == Ranked("a", 2, -2.0) and page.size == 4
+            assert [row.member for row in page.around] == ["b", "a", "c"]
+    finally:
+        await client.aclose()
+    for board in boards:
+        holders = set()
+        for port in cluster_ports:
+            node = redis.Redis(port=port)
+            try:
+                if node.keys(f"sol:rec:board:{{{board}}}*"):
+                    holders.add(port)
+            finally:
+                node.close()
+        assert len(holders) == 1, f"the keys of {board} are on {holders}"

@@ -3,8 +3,11 @@ devices, statistics, the daily challenge and the leaderboards."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from service.protocol.players import (
     Board,
+    BoardRow,
     CreatePlayerRequest,
     DailyBoard,
     DailyGameCreated,
@@ -86,23 +89,51 @@ class PlayerCalls(RestBase):
         return created
 
     async def daily_board(
-        self, date: str, mode: str, *, top: int = 10, around: int = 5
+        self, date: str, mode: str, *, top: int = 10, around: int = 5, offset: int = 0
     ) -> DailyBoard:
-        """A challenge's board: the top rows and, when named, yours and your neighbours."""
+        """A challenge's board: ``top`` rows from rank ``offset + 1`` and, when named,
+        yours and your neighbours (``around`` either side)."""
         response = await self._request(
             "GET",
             f"/daily/{date}/{mode}",
             token=self._player(),
-            params={"top": str(top), "around": str(around)},
+            params=_paging(top, around, offset),
         )
         return self._parse(DailyBoard, response)
 
-    async def leaderboard(self, board: str, *, top: int = 10, around: int = 5) -> Board:
-        """An all-time board such as ``streak.TF.D1N`` or ``best-time.DS.D3N``."""
+    async def leaderboard(
+        self, board: str, *, top: int = 10, around: int = 5, offset: int = 0
+    ) -> Board:
+        """An all-time board such as ``streak.TF.D1N`` or ``best-time.DS.D3N``: ``top``
+        rows from rank ``offset + 1`` and, when named, yours and your neighbours."""
         response = await self._request(
             "GET",
             f"/leaderboards/{board}",
             token=self._player(),
-            params={"top": str(top), "around": str(around)},
+            params=_paging(top, around, offset),
         )
         return self._parse(Board, response)
+
+    async def leaderboard_rows(self, board: str, *, page: int = 100) -> AsyncIterator[BoardRow]:
+        """Every row of an all-time board, first to last, ``page`` rows a request."""
+        offset: int | None = 0
+        while offset is not None:
+            read = await self.leaderboard(board, top=page, around=0, offset=offset)
+            for row in read.top:
+                yield row
+            offset = read.next_offset
+
+    async def daily_board_rows(
+        self, date: str, mode: str, *, page: int = 100
+    ) -> AsyncIterator[BoardRow]:
+        """Every row of a challenge's board, first to last, ``page`` rows a request."""
+        offset: int | None = 0
+        while offset is not None:
+            read = await self.daily_board(date, mode, top=page, around=0, offset=offset)
+            for row in read.top:
+                yield row
+            offset = read.next_offset
+
+
+def _paging(top: int, around: int, offset: int) -> dict[str, str]:
+    return {"top": str(top), "around": str(around), "offset": str(offset)}
