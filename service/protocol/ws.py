@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, StrictBool, TypeAdapter
 
 from . import (
     PROTOCOL_VERSION,
@@ -164,7 +164,7 @@ ServerMessage = Annotated[
 class HelloMessage(Model):
     type: Literal["hello"]
     protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
-    changes_in_results: bool = Field(
+    changes_in_results: StrictBool = Field(
         False,
         description="True: the `result` of an accepted action carries its `change`, and this "
         "connection gets no separate `change` frame for it (one frame instead of two).",
