@@ -30,7 +30,14 @@ from service import engine, protocol
 from service.openapi import ERROR_STATUS, openapi_document
 from service.protocol import races as protocol_races
 from service.routes import ROUTES
-from tests.support import CheckedClient, auth, documented_error_codes, service_client
+from tests.support import (
+    CheckedClient,
+    CheckedWebSocket,
+    auth,
+    documented_error_codes,
+    hello,
+    service_client,
+)
 from tests.test_docs import code_span, section, table_rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,6 +161,41 @@ def test_asyncapi_names_every_error_code_the_websocket_sends() -> None:
     assert websocket_codes <= named, f"AsyncAPI error lacks {sorted(websocket_codes - named)}"
     enum = set(load(SCHEMAS / "server-message.json")["$defs"]["ErrorCode"]["enum"])
     assert websocket_codes <= enum, f"server-message.json lacks {sorted(websocket_codes - enum)}"
+
+
+# --------------------------------------------------------------------------- WebSocket errors
+
+
+def request_errors(kind: str) -> set[str]:
+    """The error codes docs/protocol.md names under the heading of a client message."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    match = re.search(rf"^#### `{kind}`\n(.*?)^#", text, re.S | re.M)
+    assert match, f"docs/protocol.md has no heading `{kind}`"
+    codes = {code.value for code in protocol.ErrorCode}
+    return set(re.findall(r"`([a-z_]+)`", match.group(1))) & codes
+
+
+def answer_to(ws: CheckedWebSocket, message: dict[str, Any]) -> dict[str, Any]:
+    ws.send_json(message)
+    while True:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame.get("id") == message["id"]:
+            return frame
+
+
+@pytest.mark.parametrize("kind", ["action", "undo", "resign", "hint"])
+def test_a_player_s_request_about_a_game_not_followed_is_not_subscribed(kind: str) -> None:
+    """As documented for each of them: not followed, ``not_subscribed``; watched without
+    the player token, ``not_player``."""
+    message = {"type": kind, "id": "r", **({"action": "d"} if kind == "action" else {})}
+    with service_client() as client, client.checked_websocket() as ws:
+        game_id = client.post("/games", json={}).json()["game_id"]
+        hello(ws)
+        assert answer_to(ws, {**message, "game_id": game_id})["code"] == "not_subscribed"
+        answer_to(ws, {"type": "subscribe", "id": "s", "game_id": game_id})
+        assert answer_to(ws, {**message, "game_id": game_id})["code"] == "not_player"
+    assert {"not_subscribed", "not_player"} <= request_errors(kind) | request_errors("action")
+    assert {"not_subscribed", "not_player"} <= request_errors("hint")
 
 
 # --------------------------------------------------------------------------- examples
