@@ -30,6 +30,7 @@ from service import engine, protocol
 from service.openapi import ERROR_STATUS, openapi_document
 from service.protocol import races as protocol_races
 from service.routes import ROUTES
+from tests.players.conftest import FakeClock, players_client
 from tests.support import (
     CheckedClient,
     CheckedWebSocket,
@@ -99,6 +100,36 @@ def test_openapi_statuses_are_those_of_the_error_table() -> None:
 
 def test_the_committed_openapi_is_the_one_served(memory_client: CheckedClient) -> None:
     assert memory_client.get("/openapi.json").json() == load(SCHEMAS / "openapi.json")
+
+
+def route_section(method: str, path: str) -> str:
+    """The text under the heading of docs/protocol.md that names ``METHOD path`` (alone or
+    with its query string) in a code span, up to the next heading."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    for match in re.finditer(r"^#+ ([^\n]*)\n(.*?)(?=^#)", text, re.S | re.M):
+        spans = [span.partition("?")[0] for span in re.findall(r"`([^`]+)`", match.group(1))]
+        if f"{method.upper()} {path}" in spans:
+            return match.group(2)
+    return ""
+
+
+# A game that is private (a running race's or a daily challenge's before its day is
+# over) is refused with these wherever it is read; each route that can must say so.
+PRIVATE_GAME_CODES = {"race_running", "daily_running"}
+
+
+@pytest.mark.parametrize(("method", "path"), route_operations())
+def test_every_route_names_the_private_game_refusals_it_can_send(method: str, path: str) -> None:
+    operation = openapi_document()["paths"][path][method]
+    sent = {
+        code
+        for response in operation["responses"].values()
+        if "application/problem+json" in response.get("content", {})
+        for code in documented_error_codes(response)
+    }
+    section = route_section(method, path)
+    missing = sorted(code for code in sent & PRIVATE_GAME_CODES if f"`{code}`" not in section)
+    assert not missing, f"docs/protocol.md, {method.upper()} {path}: name {missing}"
 
 
 def race_in_lobby(client: CheckedClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -181,6 +212,32 @@ def answer_to(ws: CheckedWebSocket, message: dict[str, Any]) -> dict[str, Any]:
         frame: dict[str, Any] = ws.receive_json()
         if frame.get("id") == message["id"]:
             return frame
+
+
+def test_subscribe_answers_the_errors_it_documents() -> None:
+    """Another player's daily challenge game before its day is over, a race game before
+    its race starts, a wrong token, an unknown game: each refusal is listed."""
+    with players_client("memory://", FakeClock()) as client:
+        player = client.post("/players", json={"name": "Ada"}).json()["player_token"]
+        daily = client.post("/daily/2026-12-01/TF.D1N/games", headers=auth(player)).json()
+        practice = client.post("/daily/2026-12-01/TF.D1N/games").json()
+        race = client.post("/races", json={"name": "Bo", "game": "TF"}).json()
+        cases = [
+            ("daily_running", {"game_id": daily["game_id"]}),
+            ("daily_running", {"game_id": practice["game_id"]}),
+            ("race_not_started", {"game_id": race["game_id"], "token": race["player_token"]}),
+            ("unauthorized", {"game_id": daily["game_id"], "token": race["player_token"]}),
+            ("not_found", {"game_id": "no-such-game"}),
+        ]
+        documented = request_errors("subscribe")
+        with client.checked_websocket() as ws:
+            hello(ws)
+            for n, (code, fields) in enumerate(cases):
+                answer = answer_to(ws, {"type": "subscribe", "id": f"s-{n}", **fields})
+                assert (answer["type"], answer["code"]) == ("error", code), answer
+                assert code in documented, f"docs/protocol.md: subscribe can answer {code}"
+            own = {"game_id": daily["game_id"], "token": daily["player_token"]}
+            assert answer_to(ws, {"type": "subscribe", "id": "own", **own})["role"] == "player"
 
 
 @pytest.mark.parametrize("kind", ["action", "undo", "resign", "hint"])
