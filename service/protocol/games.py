@@ -46,7 +46,10 @@ class CreateGameRequest(Model):
 
 class CreatedGame(Model):
     game_id: GameId
-    player_token: str = Field(description="Secret: send as `Authorization: Bearer <token>`.")
+    player_token: str = Field(
+        description="The game token: the secret of this game's player, sent as "
+        "`Authorization: Bearer <token>` or as the `token` of `subscribe`."
+    )
     code: str | None = Field(
         description="The game code, shown only to the player; null for a secret deal, whose "
         "code the record reveals once the game is over."

@@ -63,7 +63,8 @@ class PlayerView(Model):
 
 class PlayerCreated(PlayerView):
     player_token: str = Field(
-        description="Secret, shown once: send as `Authorization: Bearer <token>`."
+        description="The player token: a secret, shown once, sent as "
+        "`Authorization: Bearer <token>`. It names the player and plays no game."
     )
 
 

@@ -109,7 +109,10 @@ class RaceJoined(Model):
     race_id: RaceId
     join_code: str
     player_id: str
-    player_token: str = Field(description="Secret: Bearer token for the race and your game.")
+    player_token: str = Field(
+        description="The race token: a secret, sent as `Authorization: Bearer <token>` for "
+        "the race and, as its game token, for your game."
+    )
     game_id: GameId = Field(
         description="Your game. It exists from the moment you join, but reading or playing "
         "it is refused with `race_not_started` until the countdown is over."

@@ -172,7 +172,8 @@ class HelloMessage(Model):
 
 
 class SubscribeMessage(Model):
-    """Watch a game, or play it when `token` is the player's token."""
+    """Watch a game, or play it when `token` is its game token (for a race game, the race
+    token)."""
 
     type: Literal["subscribe"]
     id: RequestId
@@ -221,7 +222,8 @@ class ResignMessage(Model):
 
 
 class WatchRaceMessage(Model):
-    """Follow a race: as a player with your token (marks you connected), or as a spectator."""
+    """Follow a race: as a player with your race token (marks you connected), or as a
+    spectator without one."""
 
     type: Literal["watch_race"]
     id: RequestId
@@ -236,7 +238,7 @@ class UnwatchRaceMessage(Model):
 
 
 class RaceCommandMessage(Model):
-    """A player's race command; needs a `watch_race` with the player's token first."""
+    """A player's race command; needs a `watch_race` with the player's race token first."""
 
     type: Literal["race_command"]
     id: RequestId

@@ -150,7 +150,7 @@ class Commands:
         token = self.pump.race_token(message.race_id)
         if token is None:
             raise ServiceError(
-                ErrorCode.NOT_PLAYER, 403, "watch the race with your player token first"
+                ErrorCode.NOT_PLAYER, 403, "watch the race with your race token first"
             )
         races, race_id = self.races, message.race_id
         command = message.command
@@ -175,7 +175,7 @@ class Commands:
             raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
         if sub.role != "player":
             raise ServiceError(
-                ErrorCode.NOT_PLAYER, 403, f"subscribe with the player token to {doing}"
+                ErrorCode.NOT_PLAYER, 403, f"subscribe with the game token to {doing}"
             )
         return sub
 

@@ -256,7 +256,7 @@ def test_commands_need_a_player_token_of_this_race(race_client: CheckedClient) -
     assert not any(p["ready"] for p in view["players"])
 
     with peers(race_client, "spectator", "intruder") as (spec, intruder):
-        # Commands over the socket need a watch with this race's player token: without a
+        # Commands over the socket need a watch with this race's race token: without a
         # watch they are not_subscribed (as for a game), with a spectator's not_player.
         refused = intruder.command(race_id, "ready")
         assert refused["type"] == "error" and refused["code"] == "not_subscribed"
