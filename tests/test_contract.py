@@ -9,23 +9,36 @@ in which refusals are reported.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 from starlette.routing import Route
 
 from service import engine, protocol
 from service.openapi import ERROR_STATUS, openapi_document
 from service.protocol import races as protocol_races
 from service.routes import ROUTES
-from tests.support import CheckedClient, auth, documented_error_codes, service_client
+from tests.players.conftest import FakeClock, players_client
+from tests.support import (
+    CheckedClient,
+    CheckedWebSocket,
+    auth,
+    documented_error_codes,
+    hello,
+    service_client,
+)
 from tests.test_docs import code_span, section, table_rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +100,36 @@ def test_openapi_statuses_are_those_of_the_error_table() -> None:
 
 def test_the_committed_openapi_is_the_one_served(memory_client: CheckedClient) -> None:
     assert memory_client.get("/openapi.json").json() == load(SCHEMAS / "openapi.json")
+
+
+def route_section(method: str, path: str) -> str:
+    """The text under the heading of docs/protocol.md that names ``METHOD path`` (alone or
+    with its query string) in a code span, up to the next heading."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    for match in re.finditer(r"^#+ ([^\n]*)\n(.*?)(?=^#)", text, re.S | re.M):
+        spans = [span.partition("?")[0] for span in re.findall(r"`([^`]+)`", match.group(1))]
+        if f"{method.upper()} {path}" in spans:
+            return match.group(2)
+    return ""
+
+
+# A game that is private (a running race's or a daily challenge's before its day is
+# over) is refused with these wherever it is read; each route that can must say so.
+PRIVATE_GAME_CODES = {"race_running", "daily_running"}
+
+
+@pytest.mark.parametrize(("method", "path"), route_operations())
+def test_every_route_names_the_private_game_refusals_it_can_send(method: str, path: str) -> None:
+    operation = openapi_document()["paths"][path][method]
+    sent = {
+        code
+        for response in operation["responses"].values()
+        if "application/problem+json" in response.get("content", {})
+        for code in documented_error_codes(response)
+    }
+    section = route_section(method, path)
+    missing = sorted(code for code in sent & PRIVATE_GAME_CODES if f"`{code}`" not in section)
+    assert not missing, f"docs/protocol.md, {method.upper()} {path}: name {missing}"
 
 
 def race_in_lobby(client: CheckedClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -151,6 +194,67 @@ def test_asyncapi_names_every_error_code_the_websocket_sends() -> None:
     assert websocket_codes <= enum, f"server-message.json lacks {sorted(websocket_codes - enum)}"
 
 
+# --------------------------------------------------------------------------- WebSocket errors
+
+
+def request_errors(kind: str) -> set[str]:
+    """The error codes docs/protocol.md names under the heading of a client message."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    match = re.search(rf"^#### `{kind}`\n(.*?)^#", text, re.S | re.M)
+    assert match, f"docs/protocol.md has no heading `{kind}`"
+    codes = {code.value for code in protocol.ErrorCode}
+    return set(re.findall(r"`([a-z_]+)`", match.group(1))) & codes
+
+
+def answer_to(ws: CheckedWebSocket, message: dict[str, Any]) -> dict[str, Any]:
+    ws.send_json(message)
+    while True:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame.get("id") == message["id"]:
+            return frame
+
+
+def test_subscribe_answers_the_errors_it_documents() -> None:
+    """Another player's daily challenge game before its day is over, a race game before
+    its race starts, a wrong token, an unknown game: each refusal is listed."""
+    with players_client("memory://", FakeClock()) as client:
+        player = client.post("/players", json={"name": "Ada"}).json()["player_token"]
+        daily = client.post("/daily/2026-12-01/TF.D1N/games", headers=auth(player)).json()
+        practice = client.post("/daily/2026-12-01/TF.D1N/games").json()
+        race = client.post("/races", json={"name": "Bo", "game": "TF"}).json()
+        cases = [
+            ("daily_running", {"game_id": daily["game_id"]}),
+            ("daily_running", {"game_id": practice["game_id"]}),
+            ("race_not_started", {"game_id": race["game_id"], "token": race["player_token"]}),
+            ("unauthorized", {"game_id": daily["game_id"], "token": race["player_token"]}),
+            ("not_found", {"game_id": "no-such-game"}),
+        ]
+        documented = request_errors("subscribe")
+        with client.checked_websocket() as ws:
+            hello(ws)
+            for n, (code, fields) in enumerate(cases):
+                answer = answer_to(ws, {"type": "subscribe", "id": f"s-{n}", **fields})
+                assert (answer["type"], answer["code"]) == ("error", code), answer
+                assert code in documented, f"docs/protocol.md: subscribe can answer {code}"
+            own = {"game_id": daily["game_id"], "token": daily["player_token"]}
+            assert answer_to(ws, {"type": "subscribe", "id": "own", **own})["role"] == "player"
+
+
+@pytest.mark.parametrize("kind", ["action", "undo", "resign", "hint"])
+def test_a_player_s_request_about_a_game_not_followed_is_not_subscribed(kind: str) -> None:
+    """As documented for each of them: not followed, ``not_subscribed``; watched without
+    the player token, ``not_player``."""
+    message = {"type": kind, "id": "r", **({"action": "d"} if kind == "action" else {})}
+    with service_client() as client, client.checked_websocket() as ws:
+        game_id = client.post("/games", json={}).json()["game_id"]
+        hello(ws)
+        assert answer_to(ws, {**message, "game_id": game_id})["code"] == "not_subscribed"
+        answer_to(ws, {"type": "subscribe", "id": "s", "game_id": game_id})
+        assert answer_to(ws, {**message, "game_id": game_id})["code"] == "not_player"
+    assert {"not_subscribed", "not_player"} <= request_errors(kind) | request_errors("action")
+    assert {"not_subscribed", "not_player"} <= request_errors("hint")
+
+
 # --------------------------------------------------------------------------- examples
 
 
@@ -173,37 +277,210 @@ def player_entries(node: Any) -> list[dict[str, Any]]:
     return found_in(node, lambda entry: "score_display" in entry and "player_id" in entry)
 
 
-def json_blocks(path: Path) -> list[Any]:
-    """The fenced ``json`` blocks of a Markdown file that are whole documents."""
-    blocks = []
-    for block in re.findall(r"```json\n(.*?)```", path.read_text(encoding="utf-8"), re.S):
-        try:
-            blocks.append(json.loads(block))
-        except json.JSONDecodeError:
-            continue  # an excerpt ("result": {...}) rather than a document
-    return blocks
+#
+# Every JSON document the prose shows a front-end developer: the fenced ``json`` blocks of
+# the README and docs/ (a whole document, one document a line, or a fragment
+# ``"name": {...}``) and the JSON lines of the README's and docs/protocol.md's other
+# blocks (a session's frames, ``< `` or ``> `` marking their direction, and curl's
+# answers). Each is checked against the schema it belongs to, found in this order:
+#
+# 1. a ``<!-- schema: <file>[#<pointer>] -->`` comment on the line before the block
+#    (a file under schemas/; a pointer picks a definition of it);
+# 2. a WebSocket message by its ``type``: client-message.json or server-message.json;
+# 3. a problem document by its ``type`` URI: rest/problem.json;
+# 4. the last schema file the prose links to between the heading before the block and
+#    the block.
+#
+# ``…`` stands for what an example leaves out: a ``"…": "…"`` member, or ``"…"`` in a
+# list. Such an object or list may lack required members or items; everything it shows
+# must still fit.
+
+ELLIPSIS = "…"
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+SCHEMA_MARK = re.compile(r"<!-- schema: (\S+) -->\n\Z")
+SCHEMA_LINK = re.compile(r"\]\((?:\.\./)?schemas/(?!examples/)([\w/.-]+\.json)\)")
+PROBLEM_TYPE = "https://solitaire.invalid/problems/"
+# The documents whose examples are protocol documents (docs/benchmarks.md shows lines of
+# benchmark output instead), and those whose other blocks hold frames and bodies a line.
+EXAMPLE_DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+LINE_DOCUMENTS = [README, PROTOCOL]
 
 
-def json_lines(path: Path) -> list[Any]:
-    """The lines of a Markdown file that are JSON objects (a session's frames and bodies,
-    ``< `` or ``> `` marking their direction)."""
+@dataclass(frozen=True)
+class Example:
+    where: str  # file:line
+    document: Any
+    schema: str | None  # schema file under schemas/, maybe with a #pointer; None: unknown
+
+
+def block_documents(body: str) -> list[tuple[int, Any]]:
+    """The documents of a ``json`` block, one after another, with their line offsets; or
+    the value of a fragment ``"name": value``. Nothing when it is neither."""
+    decoder, found, position = json.JSONDecoder(), [], 0
+    try:
+        while body[position:].strip():
+            position += len(body[position:]) - len(body[position:].lstrip())
+            document, end = decoder.raw_decode(body, position)
+            found.append((body.count("\n", 0, position), document))
+            position = end
+        return found
+    except json.JSONDecodeError:
+        pass
+    with contextlib.suppress(json.JSONDecodeError):
+        fragment = json.loads("{" + body + "}")
+        if len(fragment) == 1:
+            return [(0, next(iter(fragment.values())))]
+    return []
+
+
+def line_documents(body: str) -> list[tuple[int, Any]]:
+    """The lines of another block that are JSON objects (not those shortened with ``…``
+    outside a string, which are no JSON)."""
     found = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for n, line in enumerate(body.splitlines()):
         text = line.removeprefix("< ").removeprefix("> ")
         if text.startswith("{"):
-            try:
-                found.append(json.loads(text))
-            except json.JSONDecodeError:
-                continue  # the first line of a block, not a one-line document
+            with contextlib.suppress(json.JSONDecodeError):
+                found.append((n, json.loads(text)))
     return found
 
 
+def message_schema(document: Any) -> str | None:
+    kind = document.get("type") if isinstance(document, dict) else None
+    if not isinstance(kind, str):
+        return None
+    if kind.startswith(PROBLEM_TYPE):
+        return "rest/problem.json"
+    names = [
+        name
+        for name in ("client-message.json", "server-message.json")
+        if kind in load(SCHEMAS / name)["discriminator"]["mapping"]
+    ]
+    return " ".join(names) or None
+
+
+def doc_examples(path: Path) -> list[Example]:
+    text = path.read_text(encoding="utf-8")
+    examples = []
+    for fence in FENCE.finditer(text):
+        language, body = fence.group(1), fence.group(2)
+        before = re.split(r"^#", text[: fence.start()], flags=re.M)[-1]
+        first_line = text.count("\n", 0, fence.start()) + 2
+        if language == "json":
+            # A block that is no JSON is reported as an example of no schema.
+            found = block_documents(body) or [(0, body)]
+        elif path in LINE_DOCUMENTS:
+            found = line_documents(body)
+        else:
+            continue
+        mark = SCHEMA_MARK.search(before)
+        links = SCHEMA_LINK.findall(before)
+        for offset, document in found:
+            schema = mark.group(1) if mark else message_schema(document)
+            examples.append(
+                Example(
+                    f"{path.name}:{first_line + offset}",
+                    document,
+                    schema or (links[-1] if links else None),
+                )
+            )
+    return examples
+
+
+def all_doc_examples() -> list[Example]:
+    return [example for path in EXAMPLE_DOCUMENTS for example in doc_examples(path)]
+
+
+def schema_registry() -> Registry:
+    """Every schema file under schemas/ (openapi.json too), by its URI."""
+    registry: Registry = Registry()
+    for path in sorted(SCHEMAS.rglob("*.json")):
+        name = path.relative_to(SCHEMAS).as_posix()
+        if name.startswith("examples/"):
+            continue
+        contents = load(path)
+        resource = Resource.from_contents(contents, default_specification=DRAFT202012)
+        registry = registry.with_resource(contents.get("$id", SCHEMA_BASE + name), resource)
+    return registry
+
+
+SCHEMA_BASE = "https://solitaire.invalid/schemas/"
+REGISTRY = schema_registry()
+
+
+def without_ellipses(node: Any, elided: set[int]) -> Any:
+    """``node`` without its ``…`` members and items; the ids of the objects and lists
+    that had some go into ``elided``."""
+    if isinstance(node, dict):
+        kept: Any = {k: without_ellipses(v, elided) for k, v in node.items() if k != ELLIPSIS}
+    elif isinstance(node, list):
+        kept = [without_ellipses(v, elided) for v in node if v != ELLIPSIS]
+    else:
+        return node
+    if len(kept) < len(node):
+        elided.add(id(kept))
+    return kept
+
+
+def excused(error: ValidationError, elided: set[int]) -> bool:
+    """The error is only what a shortened object or list leaves out: a required member
+    or a number of items. Under ``oneOf``/``anyOf``, when one branch fails only so."""
+    if error.validator in ("oneOf", "anyOf"):
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context or []:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        return any(all(excused(sub, elided) for sub in subs) for subs in branches.values())
+    return error.validator in ("required", "minItems") and id(error.instance) in elided
+
+
+def schema_errors(document: Any, schema: str) -> list[str]:
+    elided: set[int] = set()
+    shown = without_ellipses(document, elided)
+    name, _, pointer = schema.partition("#")
+    checker = Draft202012Validator({"$ref": f"{SCHEMA_BASE}{name}#{pointer}"}, registry=REGISTRY)
+    return [described(error) for error in checker.iter_errors(shown) if not excused(error, elided)]
+
+
+def described(error: ValidationError) -> str:
+    """Where and what, of the deepest error that says most (not "not valid under any")."""
+    error = best_match([error])
+    return f"/{'/'.join(map(str, error.absolute_path))}: {error.message[:300]}"
+
+
+DOC_EXAMPLES = all_doc_examples()
+
+
+@pytest.mark.parametrize("example", DOC_EXAMPLES, ids=lambda example: example.where)
+def test_every_example_in_the_docs_fits_its_schema(example: Example) -> None:
+    assert example.schema, (
+        f"{example.where}: which schema is this example of? Link the schema file in the "
+        "sentence before it, or put <!-- schema: <file> --> on the line before the block"
+    )
+    failures = {}
+    for schema in example.schema.split():  # a `hint` may be either way's message
+        errors = schema_errors(example.document, schema)
+        if not errors:
+            return
+        failures[schema] = errors
+    pytest.fail(f"{example.where} does not fit {failures}")
+
+
+def test_the_docs_examples_are_found() -> None:
+    """The reader above finds the examples: every block of docs/protocol.md, the
+    README's session and the public view of docs/notation.md."""
+    where = [example.where.partition(":")[0] for example in DOC_EXAMPLES]
+    blocks = PROTOCOL.read_text(encoding="utf-8").count("```json")
+    assert where.count(PROTOCOL.name) >= blocks + 10
+    assert where.count(README.name) >= 8
+    assert [e.schema for e in DOC_EXAMPLES if e.where.startswith(NOTATION.name)] == [
+        "public-state.json"
+    ]
+
+
 def documents() -> list[tuple[str, Any]]:
-    """The valid examples, the whole JSON documents of docs/protocol.md and the JSON lines
-    of the README, named."""
+    """The valid examples and every example of the docs, named."""
     named = [(p.name, load(p)) for p in sorted((EXAMPLES / "valid").glob("*.json"))]
-    named += [(f"{PROTOCOL.name} block", block) for block in json_blocks(PROTOCOL)]
-    return named + [(f"{README.name} line", line) for line in json_lines(README)]
+    return named + [(example.where, example.document) for example in DOC_EXAMPLES]
 
 
 def race_documents() -> list[tuple[str, Any]]:
@@ -292,7 +569,8 @@ def test_documented_patches_have_the_shape_the_service_sends(
 def test_documented_patches_exist() -> None:
     names = {name for name, _ in documented_changes()}
     assert len(documented_changes()) >= 10
-    assert f"{README.name} line" in names and f"{PROTOCOL.name} block" in names
+    for document in (README, PROTOCOL):
+        assert any(name.startswith(f"{document.name}:") for name in names), document.name
 
 
 VOLATILE = re.compile(r"(^|_)(id|token|code|time|at)$|^host$")
@@ -402,3 +680,11 @@ def test_notation_s_vegas_position_is_the_engine_s() -> None:
     position = engine.new_game("DS1-D1V-AAAAAAB").position_text()
     assert position.startswith(match.group(1) + " ")
     assert position.endswith(" " + match.group(2))
+
+
+def test_notation_s_public_view_is_the_engine_s() -> None:
+    (shown,) = [e.document for e in DOC_EXAMPLES if e.where.startswith(NOTATION.name)]
+    game = engine.new_game("TF1-D3N-QWERTYU")
+    for text in ["c3>f2", "c5>c4", "d", "u"]:
+        game.play_text(text)
+    assert shown == game.public_view()

@@ -21,6 +21,7 @@ from service import protocol
 from service.config import Settings
 from service.engine.game import DoubleSolitaire, SolitaireReflechi
 from service.engine.rules import REJECTION_MESSAGES
+from service.openapi import openapi_document
 from service.routes import ROUTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,6 +163,61 @@ def test_limits_table_shows_the_default_settings() -> None:
             )
             seen.add(variable)
     assert {"MAX_FRAME_BYTES", "RATE_PER_SECOND", "RATE_BURST", "MAX_SUBSCRIPTIONS"} <= seen
+
+
+# --------------------------------------------------------------------------- tokens
+
+TOKENS = ["game token", "race token", "player token"]
+
+
+def token_issuers() -> dict[str, str]:
+    """``METHOD path`` of every operation whose answer carries a token (``player_token``,
+    whatever its kind) -> the kind docs/protocol.md's token table gives it."""
+    rows = table_rows(section(PROTOCOL, "tokens"))
+    assert [row[0].strip("*") for row in rows] == TOKENS, "one row per kind of token"
+    issuers: dict[str, str] = {}
+    for row in rows:
+        for route in re.findall(r"`([A-Z]+ /[^`]*)`", row[2]):
+            assert route not in issuers, f"{route} is given two kinds of token"
+            issuers[route] = row[0].strip("*")
+    return issuers
+
+
+def test_the_token_table_says_which_route_gives_which_kind() -> None:
+    issuers = token_issuers()
+    document = openapi_document()
+    schemas = document["components"]["schemas"]
+    answering = set()
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                schema = response.get("content", {}).get("application/json", {}).get("schema")
+                ref = (schema or {}).get("$ref", "")
+                properties = schemas.get(ref.rpartition("/")[2], {}).get("properties", {})
+                if status.startswith("2") and "player_token" in properties:
+                    answering.add(f"{method.upper()} {path}")
+    assert answering == set(issuers), (
+        f"token table: missing {sorted(answering - set(issuers))}, "
+        f"giving no token {sorted(set(issuers) - answering)}"
+    )
+
+
+TOKEN_DOCUMENTS = [
+    README,
+    *sorted((ROOT / "docs").glob("*.md")),
+    ROOT / "clients" / "python" / "README.md",
+    SCHEMAS / "asyncapi.yaml",
+    SCHEMAS / "openapi.json",
+]
+
+
+@pytest.mark.parametrize("document", TOKEN_DOCUMENTS, ids=lambda path: path.name)
+def test_tokens_go_by_the_names_of_the_token_table(document: Path) -> None:
+    """The race token was once a "race player token", and the game token a "player
+    token" of the game: names that mixed two kinds up."""
+    words = " ".join(text(document).split()).lower()
+    for old in ("race player token", "player token of the game", "player token of their"):
+        assert old not in words, f"{document.name} says {old!r}"
 
 
 # --------------------------------------------------------------------------- README

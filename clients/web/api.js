@@ -63,7 +63,7 @@ export async function call(method, path, body, token) {
  * @returns {Promise<CreatedGame>}
  */
 export async function createGame(request) {
-  // A player token makes the game count for the player; the game has its own token.
+  // A player token makes the game count for the player; the game has its own game token.
   return /** @type {CreatedGame} */ (await call("POST", "/games", request, playerToken()));
 }
 

@@ -232,7 +232,7 @@ class GameReads:
     def authorize(token_hash: str, token: str | None) -> None:
         if token is None or not hmac.compare_digest(token_hash, hash_token(token)):
             raise ServiceError(
-                ErrorCode.UNAUTHORIZED, 401, "a valid player token is required for this game"
+                ErrorCode.UNAUTHORIZED, 401, "a valid game token is required for this game"
             )
 
     async def load_for_player(self, game_id: str, token: str | None) -> StoredGame:

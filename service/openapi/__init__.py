@@ -60,6 +60,17 @@ _MODELS: list[type[BaseModel]] = [
 
 __all__ = ["ERROR_STATUS", "openapi_document"]
 
+# The three kinds of token (docs/protocol.md, "Tokens"); each operation's summary and
+# answers say which it takes.
+BEARER = (
+    "One of three kinds of token, not interchangeable, each given in a field named "
+    "`player_token`: the game token (from `POST /games` and `POST /daily/{date}/{mode}/games`) "
+    "makes you the player of one game; the race token (from `POST /races` and "
+    "`POST /races/join`) makes you a player of one race, and is the game token of your "
+    "game in it; the player token (from `POST /players` and `POST /players/link`) names "
+    "you as a player across games and devices, and plays no game."
+)
+
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
@@ -79,7 +90,9 @@ def openapi_document() -> dict[str, Any]:
         },
         "components": {
             "schemas": schemas,
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": BEARER}
+            },
         },
         "paths": {
             **game_paths(),

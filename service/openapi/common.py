@@ -73,7 +73,7 @@ ERROR_STATUS: dict[ErrorCode, int] = {
 
 STATUS_TEXT = {
     400: "Body is not JSON",
-    401: "Missing or wrong player token",
+    401: "Missing or wrong token (the game, race or player token the operation needs)",
     403: "Forbidden",
     404: "No such game, race or join code",
     405: "Method not allowed",
@@ -100,7 +100,7 @@ ENDED_GAME_READ = [
     ErrorCode.DAILY_RUNNING,
 ]
 # Reading a game that belongs to a race: nobody before the start, only its player (with
-# the token) while the race runs.
+# the race token) while the race runs.
 RACE_GAME_READ = [
     ErrorCode.NOT_FOUND,
     ErrorCode.UNAUTHORIZED,

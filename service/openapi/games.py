@@ -109,7 +109,7 @@ def _create_game() -> dict[str, Any]:
         "summary": "Create a game from a code or a random deal",
         "requestBody": request_body(CreateGameRequest),
         "responses": {
-            "201": json_body(CreatedGame, "Created; keep the player token secret"),
+            "201": json_body(CreatedGame, "Created; keep the game token (`player_token`) secret"),
             # 401: a player token that is wrong or revoked.
             **errors(
                 *BODY,

@@ -134,7 +134,7 @@ def _post_hint() -> dict[str, Any]:
 def _create_player() -> dict[str, Any]:
     return {
         "operationId": "createPlayer",
-        "summary": "Create an anonymous player; the token is shown once",
+        "summary": "Create an anonymous player; its player token is shown once",
         "requestBody": request_body(CreatePlayerRequest, required=True),
         "responses": {
             "201": json_body(PlayerCreated, "Created"),
@@ -146,7 +146,7 @@ def _create_player() -> dict[str, Any]:
 def _get_me() -> dict[str, Any]:
     return {
         "operationId": "getMe",
-        "summary": "The player of the token",
+        "summary": "The player of the player token",
         "security": AUTH,
         "responses": {"200": json_body(PlayerView, "You"), **errors(_TOKEN)},
     }
@@ -177,10 +177,10 @@ def _new_link_code() -> dict[str, Any]:
 def _link_device() -> dict[str, Any]:
     return {
         "operationId": "linkDevice",
-        "summary": "Trade a link code for a token of the same player",
+        "summary": "Trade a link code for a player token of the same player",
         "requestBody": request_body(LinkRequest, required=True),
         "responses": {
-            "201": json_body(PlayerCreated, "Linked: a new token of the same player"),
+            "201": json_body(PlayerCreated, "Linked: a new player token of the same player"),
             # 404: no such code, or it was used or expired; 429 after too many.
             **errors(*BODY, ErrorCode.NOT_FOUND),
         },
@@ -190,7 +190,7 @@ def _link_device() -> dict[str, Any]:
 def _revoke_other_tokens() -> dict[str, Any]:
     return {
         "operationId": "revokeOtherTokens",
-        "summary": "Revoke every token of the player except this one",
+        "summary": "Revoke every player token of the player except this one",
         "security": AUTH,
         "responses": {"200": json_body(Revoked, "Revoked"), **errors(_TOKEN, *WRITE)},
     }

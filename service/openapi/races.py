@@ -118,7 +118,7 @@ def _join_race() -> dict[str, Any]:
 def _get_race() -> dict[str, Any]:
     return {
         "operationId": "getRace",
-        "summary": "Lobby, progress and (once over) result; `you` with a token",
+        "summary": "Lobby, progress and (once over) result; `you` with a race token",
         "security": OPTIONAL_AUTH,
         "parameters": [RACE_ID],
         "responses": {

@@ -15,7 +15,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from .. import engine
 
@@ -42,6 +43,15 @@ Notation = Annotated[
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+def only_json_booleans(value: Any) -> Any:
+    """A request's booleans take JSON true or false and nothing else: ``StrictBool`` where
+    a plain ``bool`` would read "yes", "on", 1 or 0.0 as one, and this ``BeforeValidator``
+    on a ``Literal[True]``, which would take 1 or 1.0 for true. Null stays null."""
+    if value is not None and not isinstance(value, bool):
+        raise PydanticCustomError("bool_type", "Input should be a valid boolean")
+    return value
 
 
 # --------------------------------------------------------------------------- actions
@@ -73,7 +83,7 @@ class TapAction(Model):
 
     type: Literal["tap"]
     from_: PileName = Field(alias="from")
-    double: bool = False
+    double: StrictBool = False
 
 
 class ResignAction(Model):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from . import (
     ActionInput,
@@ -32,12 +32,12 @@ class CreateGameRequest(Model):
     code: str | None = Field(
         None, max_length=64, examples=["DS1-D1N-AAAAAAB", "TF1-D3N-AAGKBWSOEPIRAEYTGERIURNYFFZJ"]
     )
-    secret: bool = Field(
+    secret: StrictBool = Field(
         False,
         description="Deal from a secret 128-bit seed whose code is shown only once the game "
         "is over (won or resigned). Not with `code`.",
     )
-    winnable: bool = Field(
+    winnable: StrictBool = Field(
         False,
         description="Deal one the solver has won (a secret deal, so also `secret`). Not "
         "with `code`.",
@@ -46,7 +46,10 @@ class CreateGameRequest(Model):
 
 class CreatedGame(Model):
     game_id: GameId
-    player_token: str = Field(description="Secret: send as `Authorization: Bearer <token>`.")
+    player_token: str = Field(
+        description="The game token: the secret of this game's player, sent as "
+        "`Authorization: Bearer <token>` or as the `token` of `subscribe`."
+    )
     code: str | None = Field(
         description="The game code, shown only to the player; null for a secret deal, whose "
         "code the record reveals once the game is over."

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
-from . import Model
+from . import Model, only_json_booleans
 from .games import CreatedGame
 
 PlayerId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -43,7 +43,7 @@ class RenameRequest(Model):
 class DailyPlayRequest(Model):
     """The body of `POST /daily/{date}/{mode}/games` (it may be empty)."""
 
-    ranked: Literal[True] | None = Field(
+    ranked: Annotated[Literal[True] | None, BeforeValidator(only_json_booleans)] = Field(
         None,
         description=(
             "`true`: this must be the ranked attempt. With no player token (401 `unauthorized`)"
@@ -63,7 +63,8 @@ class PlayerView(Model):
 
 class PlayerCreated(PlayerView):
     player_token: str = Field(
-        description="Secret, shown once: send as `Authorization: Bearer <token>`."
+        description="The player token: a secret, shown once, sent as "
+        "`Authorization: Bearer <token>`. It names the player and plays no game."
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from . import GameId, Model
 
@@ -23,7 +23,7 @@ class CreateRaceRequest(Model):
     scoring: Literal["normal", "vegas"] = "normal"
     max_players: int = Field(4, ge=2, le=8)
     time_limit_seconds: int | None = Field(None, ge=30, le=86400)
-    winnable: bool = Field(False, description="Deal one the solver has won (a secret deal).")
+    winnable: StrictBool = Field(False, description="Deal one the solver has won (a secret deal).")
 
 
 class JoinRaceRequest(Model):
@@ -37,7 +37,7 @@ class JoinRaceRequest(Model):
 
 
 class ReadyRequest(Model):
-    ready: bool = True
+    ready: StrictBool = True
 
 
 class RacePlayer(Model):
@@ -109,7 +109,10 @@ class RaceJoined(Model):
     race_id: RaceId
     join_code: str
     player_id: str
-    player_token: str = Field(description="Secret: Bearer token for the race and your game.")
+    player_token: str = Field(
+        description="The race token: a secret, sent as `Authorization: Bearer <token>` for "
+        "the race and, as its game token, for your game."
+    )
     game_id: GameId = Field(
         description="Your game. It exists from the moment you join, but reading or playing "
         "it is refused with `race_not_started` until the countdown is over."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, StrictBool, TypeAdapter
 
 from . import (
     PROTOCOL_VERSION,
@@ -164,7 +164,7 @@ ServerMessage = Annotated[
 class HelloMessage(Model):
     type: Literal["hello"]
     protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
-    changes_in_results: bool = Field(
+    changes_in_results: StrictBool = Field(
         False,
         description="True: the `result` of an accepted action carries its `change`, and this "
         "connection gets no separate `change` frame for it (one frame instead of two).",
@@ -172,7 +172,8 @@ class HelloMessage(Model):
 
 
 class SubscribeMessage(Model):
-    """Watch a game, or play it when `token` is the player's token."""
+    """Watch a game, or play it when `token` is its game token (for a race game, the race
+    token)."""
 
     type: Literal["subscribe"]
     id: RequestId
@@ -221,7 +222,8 @@ class ResignMessage(Model):
 
 
 class WatchRaceMessage(Model):
-    """Follow a race: as a player with your token (marks you connected), or as a spectator."""
+    """Follow a race: as a player with your race token (marks you connected), or as a
+    spectator without one."""
 
     type: Literal["watch_race"]
     id: RequestId
@@ -236,7 +238,7 @@ class UnwatchRaceMessage(Model):
 
 
 class RaceCommandMessage(Model):
-    """A player's race command; needs a `watch_race` with the player's token first."""
+    """A player's race command; needs a `watch_race` with the player's race token first."""
 
     type: Literal["race_command"]
     id: RequestId

@@ -1,5 +1,5 @@
 """The lobby of a race: creating it, joining by code, getting ready, the start, and the
-rematch; and who a player token belongs to.
+rematch; and who a race token belongs to.
 
 The deal comes from a secret 128-bit seed chosen when the race is created; its code
 stays in the document, never in a message, until the race is over: anyone who knew it
@@ -38,7 +38,7 @@ def find_player(doc: RaceDocument, token: str | None) -> RacePlayer:
         for player in doc.players:
             if secrets.compare_digest(player.token_hash, digest):
                 return player
-    raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid player token of this race is required")
+    raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid race token of this race is required")
 
 
 def you(player: RacePlayer) -> dict[str, Any]:

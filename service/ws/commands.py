@@ -30,7 +30,7 @@ from ..protocol.ws import (
     WatchRaceMessage,
 )
 from .frames import Outbox, accepted, request_id_of, welcome
-from .pump import Pump
+from .pump import Pump, Subscription
 
 
 class Commands:
@@ -144,10 +144,13 @@ class Commands:
         )
 
     async def race_command(self, message: RaceCommandMessage) -> None:
+        # As for a game (``as_player``): a race not watched, then a spectator's watch.
+        if message.race_id not in self.pump.race_watches:
+            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "watch the race first")
         token = self.pump.race_token(message.race_id)
         if token is None:
             raise ServiceError(
-                ErrorCode.NOT_PLAYER, 403, "watch the race with your player token first"
+                ErrorCode.NOT_PLAYER, 403, "watch the race with your race token first"
             )
         races, race_id = self.races, message.race_id
         command = message.command
@@ -163,24 +166,27 @@ class Commands:
             {"type": "result", "id": message.id, "race_id": race_id, "status": "accepted"}
         )
 
-    async def hint(self, message: HintMessage) -> None:
-        sub = self.pump.subscription(message.game_id)
-        if sub is None or sub.role != "player":
+    def as_player(self, game_id: str, doing: str) -> Subscription:
+        """This connection's subscription to the game, which must be the player's: a game
+        it does not follow is ``not_subscribed``, one it watches ``not_player``, whatever
+        the request about it."""
+        sub = self.pump.subscription(game_id)
+        if sub is None:
+            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
+        if sub.role != "player":
             raise ServiceError(
-                ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to ask for hints"
+                ErrorCode.NOT_PLAYER, 403, f"subscribe with the game token to {doing}"
             )
+        return sub
+
+    async def hint(self, message: HintMessage) -> None:
+        sub = self.as_player(message.game_id, "ask for hints")
         hints: Hints = self.outbox.ws.app.state.hints
         answer = await hints.hint(message.game_id, sub.token)
         await self.outbox.send({"type": "hint", "id": message.id, **answer})
 
     async def act(self, message: ActionMessage | UndoMessage | ResignMessage) -> None:
-        sub = self.pump.subscription(message.game_id)
-        if sub is None:
-            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "subscribe to the game first")
-        if sub.role != "player":
-            raise ServiceError(
-                ErrorCode.NOT_PLAYER, 403, "subscribe with the player token to play this game"
-            )
+        sub = self.as_player(message.game_id, "play this game")
         if isinstance(message, ActionMessage):
             try:
                 action = parse_action_input(message.action)

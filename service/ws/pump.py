@@ -88,7 +88,7 @@ class Pump:
         self.settings = settings
         self.pages = ChangePages(outbox, games, page_buckets)
         self.subscriptions: dict[str, Subscription] = {}
-        # Race id -> the player's token, or None for a spectator.
+        # Race id -> the player's race token, or None for a spectator.
         self.race_watches: dict[str, str | None] = {}
         # Race id -> the version of the last race message sent: each is the whole race, so
         # one no newer (published while the watch began, before the race it sent was
@@ -287,7 +287,7 @@ class Pump:
         return self.subscriptions.get(game_id)
 
     def race_token(self, race_id: str) -> str | None:
-        """The player token ``race_id`` is watched with; None for a spectator, or for a
+        """The race token ``race_id`` is watched with; None for a spectator, or for a
         race this connection does not watch."""
         return self.race_watches.get(race_id)
 

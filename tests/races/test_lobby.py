@@ -256,9 +256,10 @@ def test_commands_need_a_player_token_of_this_race(race_client: CheckedClient) -
     assert not any(p["ready"] for p in view["players"])
 
     with peers(race_client, "spectator", "intruder") as (spec, intruder):
-        # Commands over the socket need a watch with this race's player token.
+        # Commands over the socket need a watch with this race's race token: without a
+        # watch they are not_subscribed (as for a game), with a spectator's not_player.
         refused = intruder.command(race_id, "ready")
-        assert refused["type"] == "error" and refused["code"] == "not_player"
+        assert refused["type"] == "error" and refused["code"] == "not_subscribed"
         spec.watch(race_id)
         refused = spec.command(race_id, "ready")
         assert refused["type"] == "error" and refused["code"] == "not_player"
@@ -269,7 +270,7 @@ def test_commands_need_a_player_token_of_this_race(race_client: CheckedClient) -
         refused = intruder.reply(rid)
         assert refused["type"] == "error" and refused["code"] == "unauthorized"
         refused = intruder.command(race_id, "ready")
-        assert refused["type"] == "error" and refused["code"] == "not_player"
+        assert refused["type"] == "error" and refused["code"] == "not_subscribed"
         rid = intruder.next_id()
         intruder.send({"type": "watch_race", "id": rid, "race_id": "no-such-race"})
         refused = intruder.reply(rid)

@@ -1,7 +1,7 @@
 """Hostile input against a running instance: generated WebSocket frames, and the REST API
 fuzzed from its own OpenAPI document by schemathesis.
 
-WebSocket: each hypothesis example opens a connection, subscribes with the player token of
+WebSocket: each hypothesis example opens a connection, subscribes with the game token of
 a game and sends a batch of frames: random JSON values, valid messages with a field
 mutated (wrong types, huge numbers, unknown fields, odd pile names), random bytes as
 binary frames, deeply nested arrays and objects, numbers beyond any integer type. Then a

@@ -4,7 +4,7 @@ The counters and gauges must move as the traffic says: games created, connection
 games with subscribers, accepted actions (and their latency histogram), rejections by
 rule id, refusals by error code and store errors during a Redis outage. The instance runs
 with ``LOG_LEVEL=debug`` and its whole output is captured: one JSON object per line, and
-never a player token (nor any part of one), a game code (the code is the deal), a
+never a game token (nor any part of one), a game code (the code is the deal), a
 serialized game, or the face-down cards or the stock of any game played here, in any of
 the positions the games went through.
 """

@@ -6,12 +6,19 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from typing import Any
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
 
 import pytest
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from service import engine
+from service import engine, protocol
+from service.protocol import games as protocol_games
+from service.protocol import players as protocol_players
+from service.protocol import races as protocol_races
+from service.protocol import ws as protocol_ws
 from tests.service.helpers import (
     act,
     greet,
@@ -26,6 +33,7 @@ from tests.service.helpers import (
 from tests.support import CheckedClient, CheckedWebSocket, auth, new_game, service_client
 
 JSON = {"content-type": "application/json"}
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
 
 class Table:
@@ -461,3 +469,125 @@ def test_http_refusals_leave_the_game_alone(client: CheckedClient) -> None:
     assert post_action(client, game_id, token, "c10>c1").status_code == 422
     assert client.post("/games", json={"code": "DS1-D9N-AAAAAAB"}).status_code == 422
     assert public_state(client, game_id) == before
+
+
+# --------------------------------------------------------------------------- booleans
+
+NOT_BOOLEANS: list[Any] = ["yes", "true", "false", "1", "", 1, 0, 1.0, [], {}]
+
+
+def models_in(annotation: Any) -> Iterator[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+    for arg in get_args(annotation):
+        yield from models_in(arg)
+
+
+def is_boolean(annotation: Any) -> bool:
+    if annotation is bool:
+        return True
+    if get_origin(annotation) is Literal:
+        return all(isinstance(value, bool) for value in get_args(annotation))
+    return any(is_boolean(arg) for arg in get_args(annotation) if arg is not type(None))
+
+
+def request_models() -> list[type[BaseModel]]:
+    """Every model a client sends, at any depth: the HTTP bodies (the request bodies of
+    openapi.json) and the WebSocket's client messages."""
+    document = json.loads((SCHEMAS / "openapi.json").read_text(encoding="utf-8"))
+    bodies = {
+        operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+        for item in document["paths"].values()
+        for operation in item.values()
+        if "requestBody" in operation
+    }
+    modules = [protocol, protocol_games, protocol_races, protocol_players]
+    found = [
+        value
+        for module in modules
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, BaseModel) and value.__name__ in bodies
+    ]
+    assert len(found) == len(bodies), bodies
+    found += models_in(protocol_ws.ClientMessage)
+    models: list[type[BaseModel]] = []
+    while found:
+        model = found.pop()
+        if model not in models:
+            models.append(model)
+            for field in model.model_fields.values():
+                found += models_in(field.annotation)
+    return models
+
+
+def boolean_fields() -> list[tuple[type[BaseModel], str]]:
+    return [
+        (model, field.alias or name)
+        for model in request_models()
+        for name, field in model.model_fields.items()
+        if is_boolean(field.annotation)
+    ]
+
+
+def test_every_boolean_a_client_sends_is_found() -> None:
+    found = {f"{model.__name__}.{name}" for model, name in boolean_fields()}
+    assert found >= {
+        "CreateGameRequest.secret",
+        "CreateGameRequest.winnable",
+        "CreateRaceRequest.winnable",
+        "ReadyRequest.ready",
+        "DailyPlayRequest.ranked",
+        "HelloMessage.changes_in_results",
+        "TapAction.double",
+    }
+
+
+@pytest.mark.parametrize(
+    ("model", "name"), boolean_fields(), ids=lambda item: getattr(item, "__name__", item)
+)
+def test_a_boolean_a_client_sends_is_json_true_or_false(model: type[BaseModel], name: str) -> None:
+    """Read from JSON (the WebSocket) and from decoded JSON (HTTP bodies) alike."""
+    for value in NOT_BOOLEANS:
+        with pytest.raises(ValidationError) as from_json:
+            model.model_validate_json(json.dumps({name: value}))
+        with pytest.raises(ValidationError) as decoded:
+            model.model_validate({name: value})
+        for refused in (from_json, decoded):
+            assert (name,) in [error["loc"] for error in refused.value.errors()], value
+
+
+def test_http_booleans_take_only_true_or_false(client: CheckedClient) -> None:
+    for body in ({"secret": "yes"}, {"secret": 1}, {"secret": "true"}, {"winnable": 0}):
+        answer = client.post("/games", json={"game": "TF", **body})
+        assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), body
+    assert client.post("/games", json={"game": "TF", "secret": True}).status_code == 201
+    created = new_game(client)
+    tap = {"type": "tap", "from": "c1", "double": "yes"}
+    played = post_action(client, created["game_id"], created["player_token"], tap)
+    assert (played.status_code, played.json()["code"]) == (422, "bad_message")
+    host = client.post("/races", json={"name": "Ada", "game": "TF"}).json()
+    for ready in ("yes", 1):
+        answer = client.post(
+            f"/races/{host['race_id']}/ready",
+            json={"ready": ready},
+            headers=auth(host["player_token"]),
+        )
+        assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), ready
+    # Taken for true, 1 made this a request for the ranked attempt, refused without a
+    # player token (401); it is no boolean.
+    today = datetime.now(UTC).date().isoformat()
+    answer = client.post(f"/daily/{today}/TF.D1N/games", json={"ranked": 1})
+    assert (answer.status_code, answer.json()["code"]) == (422, "bad_message")
+    assert public_state(client, created["game_id"]) == (0, created["state"])
+
+
+def test_websocket_booleans_take_only_true_or_false(table: Table) -> None:
+    game_id = table.ds["game_id"]
+    for flag in ("yes", 1, "true"):
+        table.ws.send_json({"type": "hello", "protocol": 1, "changes_in_results": flag})
+        expect_error(table.ws, "bad_message")
+    for rid, double in (("b1", "true"), ("b2", 0)):
+        tap = {"type": "tap", "from": "c1", "double": double}
+        table.ws.send_json({"type": "action", "id": rid, "game_id": game_id, "action": tap})
+        expect_error(table.ws, "bad_message", rid)
+    table.assert_unchanged()

@@ -315,21 +315,31 @@ def test_results_of_actions_and_undos(client: CheckedClient, game: str) -> None:
         assert view.state["stock"] == created["state"]["stock"]
 
 
+def player_requests(game_id: str) -> list[dict[str, Any]]:
+    """One of each request that only a game's player may send."""
+    return [
+        {"type": "action", "id": "a", "game_id": game_id, "action": "d"},
+        {"type": "undo", "id": "u", "game_id": game_id},
+        {"type": "resign", "id": "r", "game_id": game_id},
+        {"type": "hint", "id": "h", "game_id": game_id},
+    ]
+
+
 def test_a_watcher_cannot_act(client: CheckedClient) -> None:
+    """A player's request about a game the connection watches is ``not_player``; about
+    one it does not follow, ``not_subscribed``: the same for every such request."""
     created = new_game(client)
     game_id = created["game_id"]
+    other = new_game(client)
     with client.checked_websocket() as ws:
         greet(ws)
         subscribe(ws, game_id)
-        for message in (
-            {"type": "action", "id": "a", "game_id": game_id, "action": "d"},
-            {"type": "undo", "id": "u", "game_id": game_id},
-        ):
+        for message in player_requests(game_id):
             ws.send_json(message)
             assert_error(recv(ws), "not_player", message["id"], game_id)
-        other = new_game(client)
-        ws.send_json({"type": "action", "id": "o", "game_id": other["game_id"], "action": "d"})
-        assert_error(recv(ws), "not_subscribed", "o", other["game_id"])
+        for message in player_requests(other["game_id"]):
+            ws.send_json(message)
+            assert_error(recv(ws), "not_subscribed", message["id"], other["game_id"])
         ping(ws)
     assert public_state(client, game_id) == (0, created["state"])
     assert public_state(client, other["game_id"]) == (0, other["state"])

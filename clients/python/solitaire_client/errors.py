@@ -61,7 +61,8 @@ class StaleVersion(ProtocolError):
 
 
 class Unauthorized(ProtocolError):
-    """A player token is missing or wrong (or the subscription is a watcher's)."""
+    """A game, race or player token is missing or wrong (or the subscription is a
+    watcher's)."""
 
 
 class NotFound(ProtocolError):

@@ -81,7 +81,7 @@ class RaceSession(Following):
     # ------------------------------------------------------------------ commands
 
     async def command(self, command: RaceCommand) -> ResultMessage:
-        """Sends a race command (the player's token is needed) and returns the result."""
+        """Sends a race command (the race token is needed) and returns the result."""
         message = RaceCommandMessage(
             type="race_command", id=new_request_id(), race_id=self.race_id, command=command
         )

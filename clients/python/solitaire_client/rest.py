@@ -51,7 +51,7 @@ __all__ = [
 class ServiceClient(PlayerCalls, RaceCalls):
     """Async client for the REST API.
 
-    Player tokens returned by :meth:`create_game`, :meth:`create_race` and
+    The game and race tokens returned by :meth:`create_game`, :meth:`create_race` and
     :meth:`join_race` are remembered per game and race, so later calls need no ``token``.
 
     Use as ``async with ServiceClient(url) as client: ...`` or call :meth:`aclose`.
@@ -193,7 +193,7 @@ class ServiceClient(PlayerCalls, RaceCalls):
         return self._parse(LegalActionsResponse, response)
 
     async def record(self, game_id: str, *, token: str | None = None) -> GameRecordResponse:
-        """The game's code and every action (the player's token is needed until it is won)."""
+        """The game's code and every action (the game token is needed until it is over)."""
         response = await self._request(
             "GET", f"/games/{game_id}/record", token=self._token(game_id, token)
         )

@@ -1,5 +1,5 @@
 """What every part of :class:`~solitaire_client.rest.ServiceClient` stands on: the
-service's address, the player tokens it remembers, and one request sent, its refusal
+service's address, the game and race tokens it remembers, and one request sent, its refusal
 raised as a typed error from :mod:`solitaire_client.errors` and its answer parsed into the
 service's own pydantic models (``service.protocol*``).
 """
@@ -96,11 +96,11 @@ class RestBase:
     # ------------------------------------------------------------------ tokens
 
     def remember_token(self, key: str, token: str) -> None:
-        """Remembers the player token of a game id or race id."""
+        """Remembers the game token of a game id, or the race token of a race id."""
         self._tokens[key] = token
 
     def token_for(self, key: str) -> str | None:
-        """The remembered player token of a game id or race id, if any."""
+        """The remembered game token of a game id, or race token of a race id, if any."""
         return self._tokens.get(key)
 
     # ------------------------------------------------------------------ plumbing

@@ -15,7 +15,7 @@ from .rest_base import Draw, GameKind, RestBase, ScoringMode
 
 
 class RaceCalls(RestBase):
-    """Races; the player token each answer gives is remembered for the race and its game."""
+    """Races; the race token each answer gives is remembered for the race and its game."""
 
     # ------------------------------------------------------------------ races
 

@@ -25,7 +25,8 @@ export interface HelloMessage {
   changes_in_results?: boolean;
 }
 /**
- * Watch a game, or play it when `token` is the player's token.
+ * Watch a game, or play it when `token` is its game token (for a race game, the race
+ * token).
  */
 export interface SubscribeMessage {
   type: "subscribe";
@@ -144,7 +145,8 @@ export interface PingMessage {
   id?: string | null;
 }
 /**
- * Follow a race: as a player with your token (marks you connected), or as a spectator.
+ * Follow a race: as a player with your race token (marks you connected), or as a
+ * spectator without one.
  */
 export interface WatchRaceMessage {
   type: "watch_race";
@@ -164,7 +166,7 @@ export interface UnwatchRaceMessage {
   race_id: string;
 }
 /**
- * A player's race command; needs a `watch_race` with the player's token first.
+ * A player's race command; needs a `watch_race` with the player's race token first.
  */
 export interface RaceCommandMessage {
   type: "race_command";

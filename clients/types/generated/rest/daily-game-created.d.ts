@@ -3,7 +3,7 @@
 export interface DailyGameCreated {
   game_id: string;
   /**
-   * Secret: send as `Authorization: Bearer <token>`.
+   * The game token: the secret of this game's player, sent as `Authorization: Bearer <token>` or as the `token` of `subscribe`.
    */
   player_token: string;
   /**

@@ -8,7 +8,7 @@ export interface PlayerCreated {
    */
   created_at: number;
   /**
-   * Secret, shown once: send as `Authorization: Bearer <token>`.
+   * The player token: a secret, shown once, sent as `Authorization: Bearer <token>`. It names the player and plays no game.
    */
   player_token: string;
 }

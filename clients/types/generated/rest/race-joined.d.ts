@@ -5,7 +5,7 @@ export interface RaceJoined {
   join_code: string;
   player_id: string;
   /**
-   * Secret: Bearer token for the race and your game.
+   * The race token: a secret, sent as `Authorization: Bearer <token>` for the race and, as its game token, for your game.
    */
   player_token: string;
   /**
