@@ -27,7 +27,7 @@ from .. import engine
 from ..config import Settings
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
-from ..solver import Budget, Result, hint, solve
+from ..solver import Budget, Result, can_certify, hint, solve
 from ..store import StoreUnavailable
 from ..store.records import Records
 from ..support.tasks import cancel_and_wait
@@ -170,6 +170,8 @@ class Analysis:
         if self.settings.winnable_pool_size <= 0:
             return
         for mode in modes:
+            if not can_certify(mode):
+                continue
             if mode not in self._refills or self._refills[mode].done():
                 self._refills[mode] = asyncio.create_task(self._refill(mode))
 
@@ -189,7 +191,20 @@ class Analysis:
                 await asyncio.sleep(1.0)
 
     async def take_winnable(self, mode: engine.Mode) -> engine.GameCode:
-        """A certified deal of ``mode``; a short wait, then ``winnable_pool_empty``."""
+        """A certified deal of ``mode``; a short wait, then ``winnable_pool_empty``.
+
+        A mode the solver cannot certify is refused at once (``winnable_not_offered``):
+        its pool would never fill, and a client told to retry would wait for ever.
+        """
+        refusal = mode.game.settings_refusal(mode.draw, mode.scoring)
+        if refusal is not None:
+            raise ServiceError(ErrorCode.BAD_CODE, 422, refusal)
+        if not can_certify(mode):
+            raise ServiceError(
+                ErrorCode.WINNABLE_NOT_OFFERED,
+                422,
+                f"the solver cannot certify winnable {mode} deals; ask for a secret deal",
+            )
         self.start_refilling((mode,))
         deadline = asyncio.get_running_loop().time() + _POOL_WAIT_SECONDS
         while True:

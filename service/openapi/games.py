@@ -115,6 +115,7 @@ def _create_game() -> dict[str, Any]:
                 *BODY,
                 ErrorCode.BAD_CODE,
                 ErrorCode.UNAUTHORIZED,
+                ErrorCode.WINNABLE_NOT_OFFERED,
                 ErrorCode.WINNABLE_POOL_EMPTY,
             ),
         },

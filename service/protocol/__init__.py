@@ -289,6 +289,7 @@ class ErrorCode(StrEnum):
     DAILY_RUNNING = "daily_running"
     DAILY_ATTEMPT_USED = "daily_attempt_used"
     WINNABLE_POOL_EMPTY = "winnable_pool_empty"
+    WINNABLE_NOT_OFFERED = "winnable_not_offered"
     HINTS_NOT_ALLOWED = "hints_not_allowed"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     INTERNAL_ERROR = "internal_error"

@@ -10,6 +10,6 @@ from .compiled import choose_core
 choose_core()  # before any module of the core is imported
 
 from .hint import REASONS, Hint, hint  # noqa: E402
-from .search import Budget, Result, Verdict, solve  # noqa: E402
+from .search import Budget, Result, Verdict, can_certify, solve  # noqa: E402
 
-__all__ = ["REASONS", "Budget", "Hint", "Result", "Verdict", "hint", "solve"]
+__all__ = ["REASONS", "Budget", "Hint", "Result", "Verdict", "can_certify", "hint", "solve"]

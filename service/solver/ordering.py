@@ -96,6 +96,12 @@ class Surroundings:
             col and col[-1] == follower for col in self.position.columns
         )
 
+    def room_wanted(self) -> bool:
+        """Some King lies elsewhere than at the bottom of a column: an empty column helps."""
+        if any(RANK_OF[card] == KING for card in self.position.talon):
+            return True
+        return any(RANK_OF[card] == KING for col in self.position.columns for card in col[1:])
+
     def goes_home(self, card: Card) -> bool:
         return foundation_place(self.rules, self.position.foundations, card) >= 0
 
@@ -114,9 +120,16 @@ class Surroundings:
             start = len(col) - move.count
             if start == 0 and not position.columns[move.target]:
                 return False  # a whole column to an empty one only renames columns
-            if not quick or start == self.starts[move.source]:
+            if not quick:
                 return True
-            return self.goes_home(col[start - 1])
+            if start == 0:
+                return self.room_wanted()
+            below = col[start - 1]
+            if start != self.starts[move.source]:
+                return self.goes_home(below)
+            if start == position.down[move.source]:
+                return True  # turns a hidden card up
+            return self.goes_home(below) or self.host_is_wanted(below, move)
         if move.target < 0:
             if move.kind == "t" and self.rules.talon_is_free and not quick:
                 return self.next_card_ready(position.talon[move.source])
@@ -166,8 +179,11 @@ def kept_moves(
 
 
 # Best-first expands the position with the lowest estimate first.
-def estimate(rules: Rules, position: Position) -> int:
-    """Rough work left: lower is more promising (only steers the order of search)."""
+def estimate(rules: Rules, position: Position, waste_weight: int = 0) -> int:
+    """Rough work left: lower is more promising (only steers the order of search).
+
+    ``waste_weight`` is what each card on the waste adds (see the Vegas passes).
+    """
     left = 0
     for col, down in zip(position.columns, position.down, strict=True):
         left += 3 * down
@@ -179,6 +195,7 @@ def estimate(rules: Rules, position: Position) -> int:
             lowest = min(lowest, rank)
     if rules.ordered_groups:
         left += _blocked_in_groups(position.columns)
+    left += waste_weight * position.pos
     return left + len(position.talon) - 4 * sum(position.foundations)
 
 
