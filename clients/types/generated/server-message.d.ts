@@ -370,9 +370,14 @@ export interface HintAnswer {
   version: number;
   hint: HintView | null;
   hints_used: number;
+  /**
+   * Why `hint` is null: set exactly when it is (docs/protocol.md).
+   */
+  no_hint?: NoHintView | null;
 }
 /**
- * One suggested action, worked out from what the player can see and nothing else.
+ * One suggested action, worked out from what the player can see and has seen on the
+ * way, and nothing else.
  */
 export interface HintView {
   /**
@@ -387,6 +392,17 @@ export interface HintView {
    * `safe_home`, `uncover`, `draw`... (docs/protocol.md).
    */
   reason: string;
+  message_en: string;
+  message_fi: string;
+}
+/**
+ * Why there is no hint to give.
+ */
+export interface NoHintView {
+  /**
+   * `no_useful_move`: the game goes on, but no move the player can see is of use and the stock has no new card to show; `game_over`: won or resigned.
+   */
+  reason: "no_useful_move" | "game_over";
   message_en: string;
   message_fi: string;
 }
