@@ -1,9 +1,11 @@
 """Hints and "was it winnable?": what the solver tells a player about their game.
 
 A hint is worked out from the public view only (the solver's ``hint`` never sees a hidden
-card), counted in the game, and refused where play is ranked (races and ranked daily
-attempts). The analysis of a game waits until the game is over and public, since its
-winning line shows every hidden card.
+card) and from what the earlier public views of the game's line showed (``line_of``), so
+that hints followed alone end in ``no_useful_move`` instead of going round for ever. It is
+counted in the game, and refused where play is ranked (races and ranked daily attempts).
+The analysis of a game waits until the game is over and public, since its winning line
+shows every hidden card.
 """
 
 from __future__ import annotations
@@ -16,10 +18,16 @@ from .errors import ServiceError, from_store
 from .games import Games
 from .players.daily import Daily
 from .protocol import ErrorCode, action_object
+from .solver import REASONS, line_of
 
 
 def hints_not_allowed(where: str) -> ServiceError:
     return ServiceError(ErrorCode.HINTS_NOT_ALLOWED, 403, f"no hints {where}")
+
+
+def answer_without_action(reason: str) -> dict[str, Any]:
+    english, finnish = REASONS[reason]
+    return {"action": None, "reason": reason, "message_en": english, "message_fi": finnish}
 
 
 class Hints:
@@ -41,17 +49,21 @@ class Hints:
         ):
             raise hints_not_allowed("in a ranked daily attempt")
         game = engine.deserialize(stored.state)
-        found = None
-        if not game.over:
+        if game.over:
+            used = await self.used(game_id)
+            found = answer_without_action("game_over")
+        else:
             ttl = self.games.settings.game_ttl_seconds
             tally = self.games.store.tally(f"hints:{game_id}", ttl, add=1)
             used = await from_store(tally, self.games.store_refusal)
-            found = await self.analysis.hint(game.public_view())
-        else:
-            used = await self.used(game_id)
-        if found is not None:
-            found["action_object"] = action_object(engine.parse_action(found["action"]))
-        return {"game_id": game_id, "version": stored.version, "hint": found, "hints_used": used}
+            # The line as the player saw it, so that hints followed alone never go round.
+            found = await self.analysis.hint(game.public_view(), line_of(game))
+        answer: dict[str, Any] = {"game_id": game_id, "version": stored.version}
+        if found["action"] is None:
+            del found["action"]  # nothing to play: the answer says why, in ``no_hint``
+            return {**answer, "hint": None, "hints_used": used, "no_hint": found}
+        found["action_object"] = action_object(engine.parse_action(found["action"]))
+        return {**answer, "hint": found, "hints_used": used, "no_hint": None}
 
     async def analysis_of(self, game_id: str) -> dict[str, Any]:
         replay = await self.games.replay(game_id)  # the same rules: ended and public

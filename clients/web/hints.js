@@ -82,9 +82,11 @@ function render() {
   const answer = /** @type {HintResponse} */ (shown.answer);
   ui.count.textContent = String(answer.hints_used);
   ui.panel.dataset.kind = "hint";
-  ui.panel.dataset.reason = answer.hint?.reason ?? "";
+  // Without a hint, the answer says why (no useful move, or the game is over).
+  const said = answer.hint ?? answer.no_hint;
+  ui.panel.dataset.reason = said?.reason ?? "";
   ui.action.textContent = answer.hint?.action ?? "";
-  ui.text.textContent = answer.hint ? (lang() === "fi" ? answer.hint.message_fi : answer.hint.message_en) : t("hint_none");
+  ui.text.textContent = said ? (lang() === "fi" ? said.message_fi : said.message_en) : t("hint_none");
   const { sources, target } = marks(answer);
   for (const node of sources) node.classList.add("hint-source");
   target?.classList.add("hint-target");

@@ -136,13 +136,28 @@ class PublicState(Model):
 
 
 class HintView(Model):
-    """One suggested action, worked out from what the player can see and nothing else."""
+    """One suggested action, worked out from what the player can see and has seen on the
+    way, and nothing else."""
 
     action: Notation
     action_object: ActionObject | None = Field(description="Object form of `action`.")
     reason: str = Field(description="`safe_home`, `uncover`, `draw`... (docs/protocol.md).")
     message_en: str
     message_fi: str
+
+
+class NoHintView(Model):
+    """Why there is no hint to give."""
+
+    reason: Literal["no_useful_move", "game_over"] = Field(
+        description="`no_useful_move`: the game goes on, but no move the player can see is "
+        "of use and the stock has no new card to show; `game_over`: won or resigned."
+    )
+    message_en: str
+    message_fi: str
+
+
+NO_HINT_DESCRIPTION = "Why `hint` is null: set exactly when it is (docs/protocol.md)."
 
 
 # --------------------------------------------------------------------------- events

@@ -11,12 +11,14 @@ from typing import Literal
 from pydantic import Field, StrictBool
 
 from . import (
+    NO_HINT_DESCRIPTION,
     ActionInput,
     ActionObject,
     Change,
     GameId,
     HintView,
     Model,
+    NoHintView,
     Notation,
     PublicState,
     RequestId,
@@ -128,8 +130,9 @@ class ReplayResponse(Model):
 class HintResponse(Model):
     game_id: GameId
     version: int
-    hint: HintView | None = Field(description="Null when nothing is left to suggest.")
+    hint: HintView | None = Field(description="Null when there is nothing to suggest.")
     hints_used: int = Field(description="Hints asked for in this game so far.")
+    no_hint: NoHintView | None = Field(None, description=NO_HINT_DESCRIPTION)
 
 
 class Verdict(Model):

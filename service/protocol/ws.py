@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, TypeAdapter
 
 from . import (
+    NO_HINT_DESCRIPTION,
     PROTOCOL_VERSION,
     ActionInput,
     Change,
@@ -19,6 +20,7 @@ from . import (
     GameId,
     HintView,
     Model,
+    NoHintView,
     Notation,
     PublicState,
     Rejection,
@@ -135,6 +137,7 @@ class HintAnswer(Model):
     version: int
     hint: HintView | None
     hints_used: int
+    no_hint: NoHintView | None = Field(None, description=NO_HINT_DESCRIPTION)
 
 
 class PongMessage(Model):

@@ -102,6 +102,7 @@ def test_hints_over_http_and_websocket(service: CheckedClient) -> None:
     body = first.json()
     assert body["hints_used"] == 1 and body["version"] == 0
     suggestion = body["hint"]
+    assert body["no_hint"] is None
     assert suggestion["message_en"] and suggestion["message_fi"] and suggestion["reason"]
     # The suggestion is legal: playing it is accepted.
     played = service.post(
@@ -122,6 +123,7 @@ def test_hints_over_http_and_websocket(service: CheckedClient) -> None:
     assert record.status_code == 200
     after = _hint(service, game).json()
     assert after["hint"] is None and after["hints_used"] == 2
+    assert after["no_hint"]["reason"] == "game_over"
 
 
 def test_no_hints_in_ranked_play(service: CheckedClient) -> None:
@@ -213,4 +215,4 @@ def test_helpers_are_pure() -> None:
     assert certify(code, 5.0)
     verdicts = analyse(f"{code} d", 5.0)
     assert verdicts["deal"]["result"] == "won"
-    assert hint_for(engine.new_game(code).public_view()) is not None
+    assert hint_for(engine.new_game(code).public_view())["action"] is not None

@@ -79,7 +79,11 @@ class GameCommands(TerminalScreen):
             self.write(self._describe(exc))
             return
         if answer.hint is None:
-            self.write("No hint: nothing is left to suggest.")
+            why = answer.no_hint
+            reason = "nothing is left to suggest."
+            if why is not None:
+                reason = why.message_fi if self.lang == "fi" else why.message_en
+            self.write(f"No hint: {reason}  [{answer.hints_used} used]")
             return
         message = answer.hint.message_fi if self.lang == "fi" else answer.hint.message_en
         self.write(f"Hint: {answer.hint.action}  ({message})  [{answer.hints_used} used]")

@@ -44,6 +44,7 @@ export type ErrorCode =
   | "daily_running"
   | "daily_attempt_used"
   | "winnable_pool_empty"
+  | "winnable_not_offered"
   | "hints_not_allowed"
   | "method_not_allowed"
   | "internal_error";
@@ -370,9 +371,14 @@ export interface HintAnswer {
   version: number;
   hint: HintView | null;
   hints_used: number;
+  /**
+   * Why `hint` is null: set exactly when it is (docs/protocol.md).
+   */
+  no_hint?: NoHintView | null;
 }
 /**
- * One suggested action, worked out from what the player can see and nothing else.
+ * One suggested action, worked out from what the player can see and has seen on the
+ * way, and nothing else.
  */
 export interface HintView {
   /**
@@ -387,6 +393,17 @@ export interface HintView {
    * `safe_home`, `uncover`, `draw`... (docs/protocol.md).
    */
   reason: string;
+  message_en: string;
+  message_fi: string;
+}
+/**
+ * Why there is no hint to give.
+ */
+export interface NoHintView {
+  /**
+   * `no_useful_move`: the game goes on, but no move the player can see is of use and the stock has no new card to show; `game_over`: won or resigned.
+   */
+  reason: "no_useful_move" | "game_over";
   message_en: string;
   message_fi: string;
 }

@@ -4,16 +4,21 @@ export interface HintResponse {
   game_id: string;
   version: number;
   /**
-   * Null when nothing is left to suggest.
+   * Null when there is nothing to suggest.
    */
   hint: HintView | null;
   /**
    * Hints asked for in this game so far.
    */
   hints_used: number;
+  /**
+   * Why `hint` is null: set exactly when it is (docs/protocol.md).
+   */
+  no_hint?: NoHintView | null;
 }
 /**
- * One suggested action, worked out from what the player can see and nothing else.
+ * One suggested action, worked out from what the player can see and has seen on the
+ * way, and nothing else.
  *
  * This interface was referenced by `HintResponse`'s JSON-Schema
  * via the `definition` "HintView".
@@ -95,4 +100,18 @@ export interface TapAction {
  */
 export interface ResignAction {
   type: "resign";
+}
+/**
+ * Why there is no hint to give.
+ *
+ * This interface was referenced by `HintResponse`'s JSON-Schema
+ * via the `definition` "NoHintView".
+ */
+export interface NoHintView {
+  /**
+   * `no_useful_move`: the game goes on, but no move the player can see is of use and the stock has no new card to show; `game_over`: won or resigned.
+   */
+  reason: "no_useful_move" | "game_over";
+  message_en: string;
+  message_fi: string;
 }

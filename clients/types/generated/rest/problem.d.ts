@@ -36,6 +36,7 @@ export type ErrorCode =
   | "daily_running"
   | "daily_attempt_used"
   | "winnable_pool_empty"
+  | "winnable_not_offered"
   | "hints_not_allowed"
   | "method_not_allowed"
   | "internal_error";
