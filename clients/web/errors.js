@@ -20,6 +20,10 @@ const ERROR_TEXT = {
     en: "The server is busy; try again.",
     fi: "Palvelin on kiireinen; yritä uudelleen.",
   },
+  winnable_not_offered: {
+    en: "Winnable deals are not offered for Double Solitaire drawing three with Vegas scoring: deal a random one.",
+    fi: "Varmasti ratkeavia jakoja ei ole tarjolla Tuplapasianssiin, kun nostetaan kolme ja pisteytys on Vegas: jaa satunnainen jako.",
+  },
   winnable_pool_empty: {
     en: "No certified winnable deal of this kind is ready yet: try again in {s} s, or deal a random one.",
     fi: "Varmasti ratkeavaa jakoa ei ole vielä valmiina: yritä uudelleen {s} s kuluttua tai jaa satunnainen jako.",

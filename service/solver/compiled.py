@@ -22,7 +22,7 @@ import sys
 import warnings
 from pathlib import Path
 
-CORE = ("position", "ordering", "pruning", "deadlock")
+CORE = ("position", "ordering", "pruning", "deadlock", "search")
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = "service.solver"
 

@@ -110,9 +110,14 @@ class Surroundings:
 
         Where the talon is free, a talon card put on a column is only worth it when
         something is built on it next, and one sent home only when the next card of its
-        suit can follow: any winning line can wait with it until then. The
+        suit can follow: any winning line can wait with it until then. With one deck the
+        same holds for a card taken back from a foundation: it comes back only to have a
+        card built on it at once. The
         quick pass also takes a card back from a foundation only to build on it at once,
-        and moves part of a run only when that sends the card it uncovers home.
+        moves part of a run only when that sends the card it uncovers home, and (in
+        Double Solitaire) a whole run only when that turns a card up, empties a column
+        for a King that is not at the bottom of one, or frees the card beneath to go
+        home or to take another card.
         """
         position = self.position
         if move.kind == "c" and move.target >= 0:
@@ -120,15 +125,19 @@ class Surroundings:
             start = len(col) - move.count
             if start == 0 and not position.columns[move.target]:
                 return False  # a whole column to an empty one only renames columns
-            if not quick:
+            whole = start == self.starts[move.source]
+            if not quick or (whole and self.rules.ordered_groups):
                 return True
             if start == 0:
                 return self.room_wanted()
             below = col[start - 1]
-            if start != self.starts[move.source]:
+            if not whole:
                 return self.goes_home(below)
             if start == position.down[move.source]:
                 return True  # turns a hidden card up
+            # Double Solitaire's twin cards let a run go to and fro between two parents;
+            # that only helps when it frees the card beneath. (Réfléchi searched with
+            # this test left deals unknown that it wins without it.)
             return self.goes_home(below) or self.host_is_wanted(below, move)
         if move.target < 0:
             if move.kind == "t" and self.rules.talon_is_free and not quick:
@@ -138,9 +147,12 @@ class Surroundings:
             if not self.rules.talon_is_free:
                 return True
             return self.host_is_wanted(position.talon[move.source], move)
-        if not quick:
-            return True
+        # A card taken back from a foundation is only of use once a card is built on it,
+        # and taking it back later changes nothing in between (with one deck only: a twin
+        # could go home on the place it left), so every line can wait until then.
         per = self.rules.places_per_suit
+        if not quick and per > 1:
+            return True
         card = (move.source // per) * 13 + position.foundations[move.source] - 1
         return self.host_is_wanted(card, move)
 

@@ -67,8 +67,8 @@ class Verdict:
 
 
 # Modes whose deals the search wins too rarely within a few seconds to certify winnable
-# ones on demand: Double Solitaire's single pass drawing three (no win in 60 deals at 5
-# CPU seconds each, docs/winnability.md).
+# ones on demand: Double Solitaire's single pass drawing three, where the draws leave
+# two cards of every three on the waste (docs/winnability.md).
 _NOT_CERTIFIABLE = frozenset({Mode(GameKind.DOUBLE, 3, Scoring.VEGAS)})
 
 

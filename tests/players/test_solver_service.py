@@ -8,9 +8,14 @@ import time
 from typing import Any
 
 from service import engine
+from service.analysis import certify
+from service.solver import can_certify
 from tests.players.conftest import FakeClock, new_player, players_client
 from tests.service.helpers import greet, recv_until, subscribe, winnable_reflechi
 from tests.support import CheckedClient, auth
+
+# A Double Solitaire deal with Vegas scoring that the search wins in a few thousand positions.
+_VEGAS_WON = "DS1-D1V-XCOFMSN"
 
 
 @functools.cache
@@ -59,6 +64,39 @@ def test_a_winnable_game_comes_from_the_pool(service: CheckedClient) -> None:
     assert time.monotonic() - started < 10
     bad = service.post("/games", json={"code": code, "winnable": True})
     assert bad.status_code == 422
+
+
+def test_a_mode_without_certified_deals_is_refused_at_once(service: CheckedClient) -> None:
+    """No pool that can never fill: a typed refusal at once, not a retry for ever."""
+    for body in (
+        {"game": "DS", "draw": 3, "scoring": "vegas", "winnable": True},
+        {"name": "Ann", "game": "DS", "draw": 3, "scoring": "vegas", "winnable": True},
+    ):
+        started = time.monotonic()
+        refused = service.post("/races" if "name" in body else "/games", json=body)
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["code"] == "winnable_not_offered"
+        assert "retry-after" not in refused.headers
+        assert time.monotonic() - started < 1.0
+    # A mode no game offers is a bad code, winnable or not.
+    started = time.monotonic()
+    vegas = service.post("/games", json={"game": "TF", "scoring": "vegas", "winnable": True})
+    assert vegas.status_code == 422 and vegas.json()["code"] == "bad_code", vegas.text
+    assert time.monotonic() - started < 1.0
+
+
+def test_a_vegas_pool_serves_certified_deals(service: CheckedClient) -> None:
+    _push(service, "DS.D1V", _VEGAS_WON)
+    body = {"game": "DS", "draw": 1, "scoring": "vegas", "winnable": True}
+    created = service.post("/games", json=body)
+    assert created.status_code == 201, created.text
+    assert created.json()["state"] == engine.new_game(_VEGAS_WON).public_view()
+
+
+def test_single_pass_deals_are_certified() -> None:
+    assert certify(_VEGAS_WON, 5.0)
+    assert not can_certify(engine.Mode.parse("DS.D3V"))
+    assert all(can_certify(mode) for mode in engine.Mode.all() if str(mode) != "DS.D3V")
 
 
 def test_the_pool_is_refilled_with_deals_the_solver_won(store_url: str, clock: FakeClock) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from solver_support import replay
 
 from service.engine import GameCode, GameKind, Scoring, from_position, new_game, parse_card
@@ -138,3 +139,15 @@ def test_the_quick_waste_test_never_goes_beyond_the_whole_one() -> None:
             fired += 1
             assert stuck_card(rules, position) is not None, game.position_text()
     assert fired > 10
+
+
+# Deals of the benchmark's sample that the Vegas passes win (none was won before them).
+SINGLE_PASS_WINS = ("DS1-D1V-XCOFMSN", "DS1-D1V-PYAILLX", "DS1-D1V-BZOGPPT")
+
+
+@pytest.mark.parametrize("code", SINGLE_PASS_WINS)
+def test_single_pass_deals_are_won(code: str) -> None:
+    game = new_game(GameCode.parse(code))
+    verdict = solve(game, Budget(seconds=None, nodes=100_000))
+    assert verdict.result is Result.WON
+    assert replay(new_game(GameCode.parse(code)), verdict.line).won
