@@ -11,10 +11,15 @@ WORKDIR /app
 
 # Only what the package needs, so edits to tests or docs do not rebuild this layer. The
 # package includes the web front end (clients/web), served at "/".
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY service ./service
 COPY clients/web ./clients/web
-RUN pip install . && useradd --system --uid 10001 --no-create-home solitaire
+# A C compiler for the build only: it compiles the solver's core (CONTRIBUTING.md, "Run"),
+# and goes again in the same layer.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install . \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --no-create-home solitaire
 
 USER solitaire
 
