@@ -28,6 +28,7 @@ from .base import (
     StoreUnavailable,
     read_log_entry,
 )
+from .redis_board_moves import move_old_boards
 from .redis_clients import connect
 from .redis_feed import ChangeFeed
 from .redis_layout import (
@@ -94,6 +95,13 @@ class RedisStore(Store):
         return self._changes.up, self._changes.losses
 
     async def open(self) -> None:
+        try:
+            # Before any request: a board still in an earlier key layout would read empty.
+            await move_old_boards(self._redis)
+        except (RedisError, OSError) as exc:
+            log.warning(
+                "boards of the earlier key layout not moved, tried again at the next start: %s", exc
+            )
         await self._changes.open()
 
     async def close(self) -> None:

@@ -8,7 +8,10 @@
   ``sol:rec:board:{<board>}`` sorted set: entry -> score, lowest first, where an entry is
   the member after a count of ``ENTRY_DIGITS`` digits, so that members of equal score sort
   in the order they reached it; ``sol:rec:board:{<board>}:m`` hash: member -> its entry;
-  ``sol:rec:board:{<board>}:n`` the board's count of entries made
+  ``sol:rec:board:{<board>}:n`` the board's count of entries made. A board an earlier
+  build kept as one sorted set ``sol:rec:board:<board>`` (member -> score, ties by
+  member) is moved into these keys when the store opens (``redis_board_moves``), while
+  ``sol:rec:board-move:<board>`` (a string) is held by the instance moving it
 
 Every other key stands alone (no script touches two), so they spread over a Redis Cluster.
 """
@@ -88,7 +91,7 @@ def _queue(queue: str) -> str:
     return f"sol:rec:queue:{queue}"
 
 
-def _board(board: str) -> list[str]:
+def board_keys(board: str) -> list[str]:
     """The keys of a board: its entries, its members' entries, its count of entries."""
     ranked = f"sol:rec:board:{{{board}}}"
     return [ranked, f"{ranked}:m", f"{ranked}:n"]
@@ -196,7 +199,7 @@ class RedisRecords(Records):
 
     async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
         try:
-            await self._board_add(keys=_board(board), args=[member, score, int(replace)])
+            await self._board_add(keys=board_keys(board), args=[member, score, int(replace)])
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
@@ -210,7 +213,7 @@ class RedisRecords(Records):
         start = max(0, start)
         try:
             rows = await self._redis.zrange(
-                _board(board)[0], start, start + count - 1, withscores=True
+                board_keys(board)[0], start, start + count - 1, withscores=True
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
@@ -224,7 +227,7 @@ class RedisRecords(Records):
     ) -> BoardPage:
         try:
             size, rows, rank, score, near = await self._page(
-                keys=_board(board)[:2], args=[member or "", top, around, max(0, offset)]
+                keys=board_keys(board)[:2], args=[member or "", top, around, max(0, offset)]
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
@@ -234,6 +237,6 @@ class RedisRecords(Records):
 
     async def board_size(self, board: str) -> int:
         try:
-            return int(await self._redis.zcard(_board(board)[0]))
+            return int(await self._redis.zcard(board_keys(board)[0]))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc

@@ -24,6 +24,7 @@ import redis
 from redis.asyncio.cluster import RedisCluster
 
 from service.store.records import Ranked
+from service.store.redis_board_moves import move_old_boards
 from service.store.redis_records import RedisRecords
 from tests.scale.harness import (
     Game,
@@ -267,3 +268,29 @@ async def test_boards_run_on_the_cluster(cluster_ports: list[int]) -> None:
             finally:
                 node.close()
         assert len(holders) == 1, f"the keys of {board} are on {holders}"
+
+
+async def test_old_boards_move_on_the_cluster(cluster_ports: list[int]) -> None:
+    """Boards of the earlier layout, one sorted set each wherever its name hashes to, are
+    moved without a command touching two slots, ties in their old order (by member)."""
+    client = RedisCluster(host="127.0.0.1", port=cluster_ports[0])
+    records = RedisRecords(client)
+    boards = [f"best-time:{mode}" for mode in ("DS.D1N", "DS.D3N", "TF.D1N", "TF.D3N")]
+    try:
+        for board in boards:
+            await client.zadd(f"sol:rec:board:{board}", {"c": 5.0, "a": 5.0, "b": 4.0})
+        await records.board_add(boards[0], "z", 5.0)
+        assert await move_old_boards(client) == len(boards)
+        assert await move_old_boards(client) == 0
+        for board in boards:
+            rows = await records.board_range(board, 0, 10)
+            tail = [("z", 5.0)] if board == boards[0] else []
+            assert [(row.member, row.score) for row in rows] == [
+                ("b", 4.0),
+                ("a", 5.0),
+                ("c", 5.0),
+                *tail,
+            ]
+            assert not await client.exists(f"sol:rec:board:{board}")
+    finally:
+        await client.aclose()
