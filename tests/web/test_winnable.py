@@ -13,7 +13,7 @@ from tests.web.conftest import PHONE
 from tests.web.pages import expect, is_post, open_menu, wait_synced
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Response
 
     from tests.web.conftest import Api, PageErrors
 
@@ -50,17 +50,12 @@ def test_a_winnable_deal_from_the_menu(
 
 def test_an_empty_pool_is_explained(page: Page, page_errors: PageErrors) -> None:
     page_errors.allow("503")
-    open_menu(page)
     # No pool of Vegas deals is filled in these tests, and none is ever made (pool size 0).
-    page.get_by_test_id("opt-draw-3").click()
-    page.get_by_test_id("opt-scoring-vegas").click()
-    page.get_by_test_id("opt-winnable").click()
-    with page.expect_response(is_post("/games"), timeout=20_000) as response:
-        page.get_by_test_id("deal").click()
-    assert response.value.status == 503
-    problem = response.value.json()
+    refused = _ask_for_winnable_vegas(page, draw=1)
+    assert refused.status == 503
+    problem = refused.json()
     assert problem["code"] == "winnable_pool_empty"
-    assert response.value.headers["retry-after"] == str(problem["retry_after"])
+    assert refused.headers["retry-after"] == str(problem["retry_after"])
     error = page.get_by_test_id("menu-error")
     expect(error).to_contain_text("No certified winnable deal of this kind is ready yet")
     expect(error).to_contain_text(f"try again in {problem['retry_after']} s")
@@ -72,3 +67,23 @@ def test_an_empty_pool_is_explained(page: Page, page_errors: PageErrors) -> None
     assert response.value.status == 201
     posted = response.value.request.post_data_json
     assert posted is not None and "winnable" not in posted
+
+
+def test_a_kind_without_winnable_deals_is_explained(page: Page, page_errors: PageErrors) -> None:
+    page_errors.allow("422")
+    refused = _ask_for_winnable_vegas(page, draw=3)
+    assert refused.status == 422
+    assert refused.json()["code"] == "winnable_not_offered"
+    error = page.get_by_test_id("menu-error")
+    expect(error).to_contain_text("Winnable deals are not offered")
+    expect(page.get_by_test_id("menu")).to_be_visible()
+
+
+def _ask_for_winnable_vegas(page: Page, draw: int) -> Response:
+    open_menu(page)
+    page.get_by_test_id(f"opt-draw-{draw}").click()
+    page.get_by_test_id("opt-scoring-vegas").click()
+    page.get_by_test_id("opt-winnable").click()
+    with page.expect_response(is_post("/games"), timeout=20_000) as response:
+        page.get_by_test_id("deal").click()
+    return response.value
