@@ -1,6 +1,7 @@
 """The wire protocol's shared core: what every message is made of.
 
-Ids and card text, the ``Model`` base, actions, the public state and hints, events, JSON
+Ids and card text, the ``Model`` base and ``ClientModel``, the strict base of what a
+client sends (``strict``), actions, the public state and hints, events, JSON
 Patch operations, error codes, problem details and health, and ``Change``, which
 WebSocket pushes and REST returns alike; with the bridge between wire actions and engine
 actions. The bodies built from them are this package's modules: ``games`` (REST bodies
@@ -16,7 +17,6 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
-from pydantic_core import PydanticCustomError
 
 from .. import engine
 
@@ -45,19 +45,16 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-def only_json_booleans(value: Any) -> Any:
-    """A request's booleans take JSON true or false and nothing else: ``StrictBool`` where
-    a plain ``bool`` would read "yes", "on", 1 or 0.0 as one, and this ``BeforeValidator``
-    on a ``Literal[True]``, which would take 1 or 1.0 for true. Null stays null."""
-    if value is not None and not isinstance(value, bool):
-        raise PydanticCustomError("bool_type", "Input should be a valid boolean")
-    return value
+class ClientModel(Model):
+    """What a client sends: read strictly, with no conversion (``.strict``)."""
+
+    model_config = ConfigDict(strict=True)
 
 
 # --------------------------------------------------------------------------- actions
 
 
-class MoveAction(Model):
+class MoveAction(ClientModel):
     """Move cards between piles; to the foundations, `to` may be just `f`."""
 
     type: Literal["move"]
@@ -66,19 +63,19 @@ class MoveAction(Model):
     count: int = Field(1, ge=1, le=52, description="Cards taken from the top of a column.")
 
 
-class DrawAction(Model):
+class DrawAction(ClientModel):
     """Tap the stock: draws 1 or 3 cards, or recycles the waste when the stock is empty."""
 
     type: Literal["draw"]
 
 
-class RecycleAction(Model):
+class RecycleAction(ClientModel):
     """Turn the waste back into the stock (only when the stock is empty)."""
 
     type: Literal["recycle"]
 
 
-class TapAction(Model):
+class TapAction(ClientModel):
     """Tap (or double tap) the top card of a column or of the waste."""
 
     type: Literal["tap"]
@@ -86,7 +83,7 @@ class TapAction(Model):
     double: StrictBool = False
 
 
-class ResignAction(Model):
+class ResignAction(ClientModel):
     """End the game where it stands: final like a won game (no more actions or undo)."""
 
     type: Literal["resign"]

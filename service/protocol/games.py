@@ -15,6 +15,7 @@ from . import (
     ActionInput,
     ActionObject,
     Change,
+    ClientModel,
     GameId,
     HintView,
     Model,
@@ -23,13 +24,14 @@ from . import (
     PublicState,
     RequestId,
 )
+from .strict import DrawCount
 
 
-class CreateGameRequest(Model):
+class CreateGameRequest(ClientModel):
     """Give `game`, `draw` and `scoring` for a random deal, or a `code` to replay a deal."""
 
     game: Literal["DS", "TF"] = "DS"
-    draw: Literal[1, 3] = 1
+    draw: DrawCount = 1
     scoring: Literal["normal", "vegas"] = "normal"
     code: str | None = Field(
         None, max_length=64, examples=["DS1-D1N-AAAAAAB", "TF1-D3N-AAGKBWSOEPIRAEYTGERIURNYFFZJ"]
@@ -66,13 +68,13 @@ class GameStateResponse(Model):
     state: PublicState
 
 
-class ActionRequest(Model):
+class ActionRequest(ClientModel):
     action: ActionInput
     expected_version: int | None = Field(None, ge=0)
     request_id: RequestId | None = None
 
 
-class UndoRequest(Model):
+class UndoRequest(ClientModel):
     expected_version: int | None = Field(None, ge=0)
     request_id: RequestId | None = None
 
@@ -153,7 +155,7 @@ class AnalysisResponse(Model):
     )
 
 
-class ResignRequest(Model):
+class ResignRequest(ClientModel):
     request_id: RequestId | None = None
 
 

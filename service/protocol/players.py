@@ -10,8 +10,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from . import Model, only_json_booleans
+from . import ClientModel, Model
 from .games import CreatedGame
+from .strict import only_json_booleans
 
 PlayerId = Annotated[str, Field(min_length=1, max_length=64)]
 DisplayName = Annotated[
@@ -32,15 +33,15 @@ Mode = Annotated[
 ]
 
 
-class CreatePlayerRequest(Model):
+class CreatePlayerRequest(ClientModel):
     name: DisplayName
 
 
-class RenameRequest(Model):
+class RenameRequest(ClientModel):
     name: DisplayName
 
 
-class DailyPlayRequest(Model):
+class DailyPlayRequest(ClientModel):
     """The body of `POST /daily/{date}/{mode}/games` (it may be empty)."""
 
     ranked: Annotated[Literal[True] | None, BeforeValidator(only_json_booleans)] = Field(
@@ -73,7 +74,7 @@ class LinkCode(Model):
     expires_at: int = Field(description="Server time (ms) the code stops working.")
 
 
-class LinkRequest(Model):
+class LinkRequest(ClientModel):
     link_code: str = Field(min_length=4, max_length=16)
 
 

@@ -10,23 +10,24 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool
 
-from . import GameId, Model
+from . import ClientModel, GameId, Model
+from .strict import DrawCount
 
 RaceId = Annotated[str, Field(min_length=1, max_length=64)]
 PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"\S")]
 
 
-class CreateRaceRequest(Model):
+class CreateRaceRequest(ClientModel):
     name: PlayerName = Field(description="Your display name.")
     game: Literal["DS", "TF"] = "DS"
-    draw: Literal[1, 3] = 1
+    draw: DrawCount = 1
     scoring: Literal["normal", "vegas"] = "normal"
     max_players: int = Field(4, ge=2, le=8)
     time_limit_seconds: int | None = Field(None, ge=30, le=86400)
     winnable: StrictBool = Field(False, description="Deal one the solver has won (a secret deal).")
 
 
-class JoinRaceRequest(Model):
+class JoinRaceRequest(ClientModel):
     join_code: str = Field(
         min_length=4,
         max_length=16,
@@ -36,7 +37,7 @@ class JoinRaceRequest(Model):
     name: PlayerName
 
 
-class ReadyRequest(Model):
+class ReadyRequest(ClientModel):
     ready: StrictBool = True
 
 

@@ -16,6 +16,7 @@ from . import (
     PROTOCOL_VERSION,
     ActionInput,
     Change,
+    ClientModel,
     ErrorCode,
     GameId,
     HintView,
@@ -164,7 +165,7 @@ ServerMessage = Annotated[
 # --------------------------------------------------------------------------- client -> server
 
 
-class HelloMessage(Model):
+class HelloMessage(ClientModel):
     type: Literal["hello"]
     protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
     changes_in_results: StrictBool = Field(
@@ -174,7 +175,7 @@ class HelloMessage(Model):
     )
 
 
-class SubscribeMessage(Model):
+class SubscribeMessage(ClientModel):
     """Watch a game, or play it when `token` is its game token (for a race game, the race
     token)."""
 
@@ -187,13 +188,13 @@ class SubscribeMessage(Model):
     )
 
 
-class UnsubscribeMessage(Model):
+class UnsubscribeMessage(ClientModel):
     type: Literal["unsubscribe"]
     id: RequestId
     game_id: GameId
 
 
-class ActionMessage(Model):
+class ActionMessage(ClientModel):
     type: Literal["action"]
     id: RequestId
     game_id: GameId
@@ -201,14 +202,14 @@ class ActionMessage(Model):
     expected_version: int | None = Field(None, ge=0)
 
 
-class UndoMessage(Model):
+class UndoMessage(ClientModel):
     type: Literal["undo"]
     id: RequestId
     game_id: GameId
     expected_version: int | None = Field(None, ge=0)
 
 
-class HintMessage(Model):
+class HintMessage(ClientModel):
     """Ask for a hint in your game (needs a player subscription); counted in the game."""
 
     type: Literal["hint"]
@@ -216,7 +217,7 @@ class HintMessage(Model):
     game_id: GameId
 
 
-class ResignMessage(Model):
+class ResignMessage(ClientModel):
     """End your game where it stands; in a race, this is resigning from the race."""
 
     type: Literal["resign"]
@@ -224,7 +225,7 @@ class ResignMessage(Model):
     game_id: GameId
 
 
-class WatchRaceMessage(Model):
+class WatchRaceMessage(ClientModel):
     """Follow a race: as a player with your race token (marks you connected), or as a
     spectator without one."""
 
@@ -234,13 +235,13 @@ class WatchRaceMessage(Model):
     token: str | None = Field(None, max_length=128)
 
 
-class UnwatchRaceMessage(Model):
+class UnwatchRaceMessage(ClientModel):
     type: Literal["unwatch_race"]
     id: RequestId
     race_id: RaceId
 
 
-class RaceCommandMessage(Model):
+class RaceCommandMessage(ClientModel):
     """A player's race command; needs a `watch_race` with the player's race token first."""
 
     type: Literal["race_command"]
@@ -249,7 +250,7 @@ class RaceCommandMessage(Model):
     command: Literal["ready", "unready", "start", "resign", "rematch"]
 
 
-class PingMessage(Model):
+class PingMessage(ClientModel):
     type: Literal["ping"]
     id: RequestId | None = None
 

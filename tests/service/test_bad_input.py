@@ -8,10 +8,11 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import pytest
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 from starlette.websockets import WebSocketDisconnect
 
 from service import engine, protocol
@@ -590,4 +591,150 @@ def test_websocket_booleans_take_only_true_or_false(table: Table) -> None:
         tap = {"type": "tap", "from": "c1", "double": double}
         table.ws.send_json({"type": "action", "id": rid, "game_id": game_id, "action": tap})
         expect_error(table.ws, "bad_message", rid)
+    table.assert_unchanged()
+
+
+# --------------------------------------------------------------------------- numbers and strings
+
+NOT_STRINGS: list[Any] = [1, 0, 1.5, True, False, [], {}]
+
+
+def not_integers(field: FieldInfo) -> list[Any]:
+    """What lax reading would have taken for a valid integer of the field: the integer as
+    a string or written with a fraction (a JSON integer has none, so 5.0 is refused like
+    5.5), booleans (true for 1), and more that is no integer at all."""
+    types = [field.annotation, *get_args(field.annotation)]
+    literal = [a for a in types if get_origin(a) is Literal]
+    valid = get_args(literal[0])[0] if literal else 1
+    for constraint in field.metadata:
+        valid = max(valid, getattr(constraint, "ge", valid))
+    return [str(valid), float(valid), valid + 0.5, True, False, "", [], {}]
+
+
+def kind_of(annotation: Any) -> str | None:
+    """``integer`` or ``string`` when every type an annotation allows (besides null) is
+    one, whether plain, constrained, a literal or a string enum; None otherwise."""
+    if get_origin(annotation) is Annotated:
+        return kind_of(get_args(annotation)[0])
+    if get_origin(annotation) is Literal:
+        values = get_args(annotation)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            return "integer"
+        return "string" if all(isinstance(v, str) for v in values) else None
+    if annotation is int:
+        return "integer"
+    if isinstance(annotation, type) and issubclass(annotation, str):
+        return "string"
+    kinds = {kind_of(arg) for arg in get_args(annotation) if arg is not type(None)}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def typed_fields(kind: str) -> list[tuple[type[BaseModel], str]]:
+    return [
+        (model, field.alias or name)
+        for model in request_models()
+        for name, field in model.model_fields.items()
+        if kind_of(field.annotation) == kind
+    ]
+
+
+def test_every_number_and_string_a_client_sends_is_found() -> None:
+    integers = {f"{model.__name__}.{name}" for model, name in typed_fields("integer")}
+    assert integers >= {
+        "CreateGameRequest.draw",
+        "CreateRaceRequest.draw",
+        "CreateRaceRequest.max_players",
+        "CreateRaceRequest.time_limit_seconds",
+        "ActionRequest.expected_version",
+        "UndoRequest.expected_version",
+        "ActionMessage.expected_version",
+        "UndoMessage.expected_version",
+        "SubscribeMessage.since",
+        "HelloMessage.protocol",
+        "MoveAction.count",
+    }
+    strings = {f"{model.__name__}.{name}" for model, name in typed_fields("string")}
+    assert strings >= {
+        "CreateGameRequest.game",
+        "CreateGameRequest.scoring",
+        "CreateGameRequest.code",
+        "CreateRaceRequest.scoring",
+        "JoinRaceRequest.join_code",
+        "CreatePlayerRequest.name",
+        "ActionRequest.request_id",
+        "SubscribeMessage.token",
+        "RaceCommandMessage.command",
+        "MoveAction.from",
+        "HelloMessage.type",
+    }
+
+
+def test_every_model_a_client_sends_is_strict() -> None:
+    """What makes lax reading impossible: the strict base of requests (docs/protocol.md)."""
+    assert [m.__name__ for m in request_models() if not m.model_config.get("strict")] == []
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "wrong"),
+    [(m, n, not_integers(m.model_fields[n])) for m, n in typed_fields("integer")]
+    + [(m, n, NOT_STRINGS) for m, n in typed_fields("string")],
+    ids=lambda item: getattr(item, "__name__", item if isinstance(item, str) else "values"),
+)
+def test_a_number_or_string_a_client_sends_has_its_json_type(
+    model: type[BaseModel], name: str, wrong: list[Any]
+) -> None:
+    """Read from JSON (the WebSocket) and from decoded JSON (HTTP bodies) alike."""
+    for value in wrong:
+        with pytest.raises(ValidationError) as from_json:
+            model.model_validate_json(json.dumps({name: value}))
+        with pytest.raises(ValidationError) as decoded:
+            model.model_validate({name: value})
+        for refused in (from_json, decoded):
+            assert (name,) in [error["loc"] for error in refused.value.errors()], value
+
+
+def test_http_numbers_take_only_json_integers(client: CheckedClient) -> None:
+    for body in ({"draw": True}, {"draw": "1"}, {"draw": 3.0}, {"scoring": 1}, {"game": 1}):
+        answer = client.post("/games", json={"game": "TF", **body})
+        assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), body
+    for body in ({"draw": True}, {"draw": "3"}, {"max_players": 2.5}, {"max_players": "4"}):
+        answer = client.post("/races", json={"name": "Ada", "game": "TF", **body})
+        assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), body
+    answer = client.post("/races", json={"name": "Ada", "time_limit_seconds": 60.0})
+    assert (answer.status_code, answer.json()["code"]) == (422, "bad_message")
+    created = new_game(client, game="TF", draw=3, scoring="normal")
+    game_id, token = created["game_id"], created["player_token"]
+    for version in ("5", "0", True, False, 0.0):
+        for action in ("d", "u"):
+            answer = post_action(client, game_id, token, action, expected_version=version)
+            assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), version
+    move = {"type": "move", "from": "c1", "to": "c2", "count": True}
+    answer = post_action(client, game_id, token, move)
+    assert (answer.status_code, answer.json()["code"]) == (422, "bad_message")
+    assert public_state(client, game_id) == (0, created["state"])
+    assert post_action(client, game_id, token, "d", expected_version=0).status_code == 200
+    race = client.post("/races", json={"name": "Ada", "draw": 3, "max_players": 2})
+    assert race.status_code == 201, race.text
+
+
+def test_websocket_numbers_take_only_json_integers(table: Table) -> None:
+    game_id = table.ds["game_id"]
+    for protocol_version in ("1", True, 1.0):
+        table.ws.send_json({"type": "hello", "protocol": protocol_version})
+        expect_error(table.ws, "bad_message")
+    for rid, version in (("n1", "5"), ("n2", "0"), ("n3", True), ("n4", 0.0)):
+        message = {"id": rid, "game_id": game_id, "expected_version": version}
+        table.ws.send_json({"type": "action", "action": "d", **message})
+        expect_error(table.ws, "bad_message", rid)
+        table.ws.send_json({"type": "undo", **message})
+        expect_error(table.ws, "bad_message", rid)
+    for rid, count in (("c1", True), ("c2", "1"), ("c3", 1.0)):
+        move = {"type": "move", "from": "c1", "to": "c2", "count": count}
+        table.ws.send_json({"type": "action", "id": rid, "game_id": game_id, "action": move})
+        expect_error(table.ws, "bad_message", rid)
+    for rid, since in (("s1", "0"), ("s2", False)):
+        table.ws.send_json({"type": "subscribe", "id": rid, "game_id": game_id, "since": since})
+        expect_error(table.ws, "bad_message", rid)
+    table.ws.send_json({"type": "race_command", "id": "r1", "race_id": "x", "command": 1})
+    expect_error(table.ws, "bad_message", "r1")
     table.assert_unchanged()
