@@ -12,6 +12,7 @@ from service.engine import from_position, new_game, parse_card
 from service.solver import Budget, Result, solve
 from service.solver.deadlock import stuck_card
 from service.solver.position import position_of, rules_of
+from service.solver.search import _Search
 
 # The King of clubs is the only card off the foundations.
 ONE_FROM_WON = "TF 1N |KC/|/|/|/|/|/| - - KKKQ 0 0"
@@ -123,3 +124,15 @@ def test_deep_reflechi_wins_come_within_a_few_thousand_positions(code: str) -> N
     verdict = solve(game, Budget(seconds=None, nodes=10_000))
     assert verdict.result is Result.WON, verdict
     assert replay(game, verdict.line).won
+
+
+def test_the_complete_pass_still_takes_a_card_back_from_a_foundation() -> None:
+    # With one deck the complete pass takes a card back only to build on it at once: the
+    # win here needs exactly that, and proofs of lost deals rest on that pass alone.
+    game = from_position(NEEDS_RETURN)
+    rules, root = rules_of(game), position_of(game)
+    line = _Search(rules, Budget(seconds=20)).run(root, quick=False)
+    assert line is not None
+    tokens = [token for move, place in line for token in move.tokens(place)]
+    assert replay(game, tokens).won
+    assert any(token.startswith("f") for token in tokens)
