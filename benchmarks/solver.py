@@ -148,6 +148,12 @@ def figures_for(
             figures.append(Figure(f"solver.{mode}.{outcome}_fraction", round(fraction, 4), "1"))
         p50 = percentile_ms([r.seconds for r in mine], 50) / 1000
         figures.append(Figure(f"solver.{mode}.p50_s", round(p50, 3), "s"))
+        seconds = sum(r.seconds for r in mine)
+        if seconds:
+            per_s = sum(r.nodes for r in mine) / seconds
+            figures.append(
+                Figure(f"solver.{mode}.positions_per_s", round(per_s), "1/s", "per CPU second")
+            )
     not_won = sum(not r.line_won for r in results)
     figures.append(Figure("solver.lines_not_won", not_won, "1", "winning lines that fail", "0"))
     tf3 = [r for r in results if r.mode == "TF.D3N"]

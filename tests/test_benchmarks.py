@@ -62,6 +62,19 @@ def test_engine_benchmark_reports_its_metrics() -> None:
 
 
 @pytest.mark.slow
+def test_solver_benchmark_reports_its_metrics() -> None:
+    figures = run_benchmark("solver.py", "--modes", "TF.D3N,DS.D1V", "--processes", "1")
+    for mode in ("TF.D3N", "DS.D1V"):
+        fractions = [
+            figures[f"solver.{mode}.{outcome}_fraction"]["value"]
+            for outcome in ("won", "unwinnable", "unknown")
+        ]
+        assert abs(sum(fractions) - 1) < 1e-6
+        assert figures[f"solver.{mode}.positions_per_s"]["value"] > 0
+    assert figures["solver.lines_not_won"]["value"] == 0
+    assert "solver.hint_engine_p99_ms" in figures
+
+
 def test_websocket_load_benchmark_reports_its_metrics(clean_redis: str) -> None:
     figures = run_benchmark("ws_load.py", "--redis-url", clean_redis)
     for metric in (
