@@ -18,16 +18,10 @@ from .errors import ServiceError, from_store
 from .games import Games
 from .players.daily import Daily
 from .protocol import ErrorCode, action_object
-from .solver import REASONS, line_of
 
 
 def hints_not_allowed(where: str) -> ServiceError:
     return ServiceError(ErrorCode.HINTS_NOT_ALLOWED, 403, f"no hints {where}")
-
-
-def answer_without_action(reason: str) -> dict[str, Any]:
-    english, finnish = REASONS[reason]
-    return {"action": None, "reason": reason, "message_en": english, "message_fi": finnish}
 
 
 class Hints:
@@ -48,16 +42,13 @@ class Hints:
             stored.challenge, stored.player_id, game_id
         ):
             raise hints_not_allowed("in a ranked daily attempt")
-        game = engine.deserialize(stored.state)
-        if game.over:
-            used = await self.used(game_id)
-            found = answer_without_action("game_over")
+        if stored.over:
+            used = await self.used(game_id)  # answered game_over, not counted
         else:
             ttl = self.games.settings.game_ttl_seconds
             tally = self.games.store.tally(f"hints:{game_id}", ttl, add=1)
             used = await from_store(tally, self.games.store_refusal)
-            # The line as the player saw it, so that hints followed alone never go round.
-            found = await self.analysis.hint(game.public_view(), line_of(game))
+        found = await self.analysis.hint(stored.state)
         answer: dict[str, Any] = {"game_id": game_id, "version": stored.version}
         if found["action"] is None:
             del found["action"]  # nothing to play: the answer says why, in ``no_hint``

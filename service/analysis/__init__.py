@@ -27,7 +27,7 @@ from .. import engine
 from ..config import Settings
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
-from ..solver import Budget, Line, Result, can_certify, hint, solve
+from ..solver import Budget, Result, can_certify, hint, solve
 from ..store import StoreUnavailable
 from ..store.records import Records
 from ..support.tasks import cancel_and_wait
@@ -58,10 +58,12 @@ def _wins(code_text: str, line: tuple[str, ...]) -> bool:
     return game.won
 
 
-def hint_for(view: dict[str, Any], line: Line | None = None) -> dict[str, Any]:
-    """The hint for a public view and the line that led to it; ``action`` is None when
-    there is nothing to suggest."""
-    found = hint(view, line)
+def hint_for(state: str) -> dict[str, Any]:
+    """The hint for a serialized game; ``action`` is None when there is nothing to suggest.
+
+    The solver's ``hint`` reads only the game's public view and the public views along
+    its line (``line_of``, a replay of its undo history): here, off the event loop."""
+    found = hint(engine.deserialize(state))
     return {
         "action": found.action,
         "reason": found.reason,
@@ -245,8 +247,8 @@ class Analysis:
                 ErrorCode.STORE_UNAVAILABLE, 503, "the solver is restarting; retry"
             ) from exc
 
-    async def hint(self, view: dict[str, Any], line: Line) -> dict[str, Any]:
-        found: dict[str, Any] = await self._in_worker(True, hint_for, view, line)
+    async def hint(self, state: str) -> dict[str, Any]:
+        found: dict[str, Any] = await self._in_worker(True, hint_for, state)
         return found
 
     async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:

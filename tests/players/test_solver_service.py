@@ -253,4 +253,4 @@ def test_helpers_are_pure() -> None:
     assert certify(code, 5.0)
     verdicts = analyse(f"{code} d", 5.0)
     assert verdicts["deal"]["result"] == "won"
-    assert hint_for(engine.new_game(code).public_view())["action"] is not None
+    assert hint_for(engine.new_game(code).serialize())["action"] is not None
