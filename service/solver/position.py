@@ -318,7 +318,7 @@ def apply(rules: Rules, position: Position, move: SolverMove) -> tuple[Position,
         columns[i] = col = col[:cut]
         if down[i] and down[i] >= cut:
             down = (*down[:i], max(cut - 1, 0), *down[i + 1 :])
-        keys[i] = bytes((down[i],)) + col
+        keys[i] = column_key(col, down[i])
     else:
         place = move.source
         per = rules.places_per_suit

@@ -19,6 +19,11 @@ the board's keys lie in different slots of a Redis Cluster: the old key is read 
 deleted alone, and the script that enters a batch of members touches the board's keys
 alone (they share its hash tag). Entering again what was entered changes nothing, so a
 move cut short is done again whole by the next start once the claim is gone.
+
+Finding the old keys means a SCAN of the whole keyspace, so it is done until one start
+has moved every old board it found (none left to another instance's claim); that start
+writes ``MOVED``, and later starts look no further. An instance of the earlier build must
+therefore be stopped before the upgrade: a board it wrote after that would stay unread.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ log = logging.getLogger(__name__)
 OLD_BOARDS = "sol:rec:board:"
 OLD_ENTRY = "0" * ENTRY_DIGITS
 CLAIM_SECONDS = 300
+MOVED = "sol:rec:layout:boards-moved"
 BATCH = 500
 
 # Enters the members ARGV[1], ARGV[3]... with scores ARGV[2], ARGV[4]... under the entry
@@ -60,11 +66,16 @@ def _text(value: bytes | str) -> str:
 async def move_old_boards(redis: Any) -> int:
     """Moves every board still kept in the old layout; answers how many this call moved
     (boards claimed by another instance are left to it)."""
+    if await redis.exists(MOVED):
+        return 0
     enter = redis.register_script(_ENTER_OLD)
     found = {_text(key) async for key in redis.scan_iter(match=f"{OLD_BOARDS}*", count=1000)}
+    old = sorted(key for key in found if "{" not in key)
     moved = 0
-    for key in sorted(key for key in found if "{" not in key):
+    for key in old:
         moved += await _move(redis, enter, key[len(OLD_BOARDS) :])
+    if moved == len(old):
+        await redis.set(MOVED, "1")
     return moved
 
 
