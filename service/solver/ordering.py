@@ -110,9 +110,7 @@ class Surroundings:
 
         Where the talon is free, a talon card put on a column is only worth it when
         something is built on it next, and one sent home only when the next card of its
-        suit can follow: any winning line can wait with it until then. With one deck the
-        same holds for a card taken back from a foundation: it comes back only to have a
-        card built on it at once. The
+        suit can follow: any winning line can wait with it until then. The
         quick pass also takes a card back from a foundation only to build on it at once,
         moves part of a run only when that sends the card it uncovers home, and (in
         Double Solitaire) a whole run only when that turns a card up, empties a column
@@ -147,12 +145,12 @@ class Surroundings:
             if not self.rules.talon_is_free:
                 return True
             return self.host_is_wanted(position.talon[move.source], move)
-        # A card taken back from a foundation is only of use once a card is built on it,
-        # and taking it back later changes nothing in between (with one deck only: a twin
-        # could go home on the place it left), so every line can wait until then.
-        per = self.rules.places_per_suit
-        if not quick and per > 1:
+        # The complete pass takes every card back: one may be needed not to build on but
+        # to let the card beneath it come back too (tests/solver/test_pruning.py holds a
+        # deal that is won only so).
+        if not quick:
             return True
+        per = self.rules.places_per_suit
         card = (move.source // per) * 13 + position.foundations[move.source] - 1
         return self.host_is_wanted(card, move)
 

@@ -127,8 +127,8 @@ def test_deep_reflechi_wins_come_within_a_few_thousand_positions(code: str) -> N
 
 
 def test_the_complete_pass_still_takes_a_card_back_from_a_foundation() -> None:
-    # With one deck the complete pass takes a card back only to build on it at once: the
-    # win here needs exactly that, and proofs of lost deals rest on that pass alone.
+    # The win here needs a card back from a foundation, and proofs of lost deals rest on
+    # the complete pass alone.
     game = from_position(NEEDS_RETURN)
     rules, root = rules_of(game), position_of(game)
     line = _Search(rules, Budget(seconds=20)).run(root, quick=False)

@@ -1,0 +1,167 @@
+"""The solver's pruning against a plain search that prunes nothing.
+
+``unwinnable`` is a proof: the complete pass may leave out a move only where some winning
+line never needs it. Here its verdicts are checked against a search over every legal move
+(the same move generator, which tests/solver/test_moves_match_engine.py holds to the
+engine), with no forced moves, no dead-card tests and no merging of positions beyond
+column order, on positions no deal was tuned on: random ones, endgames included, where
+cards often have to come back from the foundations.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from solver_support import replay
+
+from service.engine import DEAL_COUNT, Mode, from_position, new_game
+from service.engine.cards import card_text
+from service.solver import Budget, Result, solve
+from service.solver.ordering import Surroundings
+from service.solver.position import (
+    Position,
+    Rules,
+    SolverMove,
+    all_moves,
+    apply,
+    is_won,
+    position_of,
+    rules_of,
+)
+from service.solver.search import _OutOfBudget, _Search
+
+# 9D covers 7D, the next diamond; both black tens are home under their Jacks and Queens,
+# and the Kings are in the stock. The only win: a King to an empty column, a black Queen
+# back onto it, then a Jack and a Ten, and 9D onto the Ten. Nothing is ever built on that
+# Queen, so a search that takes a card back only to build on it calls this lost.
+CHAIN_OF_RETURNS = "TF 3N |8D7D9D/|QD/|/|JDTD/|/|/| KDKCKSKH - QQ6Q 0 0"
+
+
+def test_a_win_that_takes_cards_back_to_reach_the_ones_beneath() -> None:
+    game = from_position(CHAIN_OF_RETURNS)
+    rules, root = rules_of(game), position_of(game)
+    line = _Search(rules, Budget(seconds=None, nodes=200_000)).run(root, quick=False)
+    assert line is not None
+    tokens = [token for move, place in line for token in move.tokens(place)]
+    assert replay(game, tokens).won
+    verdict = solve(game, Budget(seconds=None, nodes=200_000))
+    assert verdict.result is Result.WON
+    assert replay(game, verdict.line).won
+
+
+def plain_search(rules: Rules, root: Position, node_limit: int) -> list[str] | None:
+    """A winning line found by trying every legal move (the solver's order first), or None.
+
+    None when every position reachable is seen, or ``node_limit`` of them: the caller
+    only uses a line, which the engine then replays, so this search need not be complete.
+    """
+
+    def key(position: Position) -> tuple[object, ...]:
+        columns = sorted(zip(position.columns, position.down, strict=True))
+        return (tuple(columns), position.foundations, position.talon, position.pos)
+
+    seen = {key(root)}
+    path: list[list[str]] = []  # the tokens of each move from the root to the top of the stack
+    stack = [(root, _ordered_moves(rules, root))]
+    while stack:
+        position, moves = stack[-1]
+        if not moves:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        move = moves.pop(0)
+        child, place = apply(rules, position, move)
+        child_key = key(child)
+        if child_key in seen:
+            continue
+        if len(seen) >= node_limit:
+            return None
+        seen.add(child_key)
+        path.append(move.tokens(place))
+        if is_won(child):
+            return [token for tokens in path for token in tokens]
+        stack.append((child, _ordered_moves(rules, child)))
+    return None
+
+
+def _ordered_moves(rules: Rules, position: Position) -> list[SolverMove]:
+    return sorted(all_moves(rules, position), key=Surroundings(rules, position).priority)
+
+
+def random_position_text(rnd: random.Random, kind: str, scoring: str) -> str:
+    """Cards left off the foundations scattered at random: columns, stock and waste."""
+    per_suit = 2 if kind == "DS" else 1
+    heights = [rnd.randint(0, 12) for _ in range(4 * per_suit)]
+    cards = [
+        (place // per_suit) * 13 + rank
+        for place, height in enumerate(heights)
+        for rank in range(height, 13)
+    ]
+    rnd.shuffle(cards)
+    talon_size = rnd.randint(0, min(10, len(cards)))
+    talon, rest = cards[:talon_size], cards[talon_size:]
+    on_waste = rnd.randint(0, talon_size)
+    columns: list[list[int]] = [[] for _ in range(9 if kind == "DS" else 7)]
+    for card in rest:
+        rnd.choice(columns).append(card)
+    entries = []
+    for column in columns:
+        down = rnd.randint(0, max(len(column) - 1, 0)) if kind == "DS" else 0
+        hidden = "".join(card_text(card) for card in column[:down])
+        entries.append(hidden + "|" + "".join(card_text(card) for card in column[down:]))
+    stock = "".join(card_text(card) for card in talon[on_waste:]) or "-"
+    waste = "".join(card_text(card) for card in talon[:on_waste]) or "-"
+    foundations = "".join("-A23456789TJQK"[height] for height in heights)
+    draw = rnd.choice((1, 3))
+    return f"{kind} {draw}{scoring} {'/'.join(entries)} {stock} {waste} {foundations} 0 0"
+
+
+def played_position_text(rnd: random.Random, mode: str) -> str:
+    """Up to 60 random legal actions from a random deal of ``mode``."""
+    game = new_game(Mode.parse(mode).code(rnd.randrange(DEAL_COUNT)))
+    for _ in range(rnd.randrange(61)):
+        actions = game.legal_actions()
+        if not actions or game.won:
+            break
+        game.play(rnd.choice(actions))
+    return game.position_text()
+
+
+# Random Réfléchi positions, and positions of Double Solitaire's single pass (random ones
+# with two decks are nearly always won; random play from a deal often loses them).
+SAMPLES: dict[str, Callable[[random.Random], str]] = {
+    "TF": lambda rnd: random_position_text(rnd, "TF", "N"),
+    "DS.D3V": lambda rnd: played_position_text(rnd, "DS.D3V"),
+}
+
+
+@pytest.mark.parametrize(
+    ("sample", "seed", "count", "nodes"),
+    [("TF", 11, 100, 20_000), ("TF", 13, 100, 20_000), ("DS.D3V", 5, 40, 3_000)],
+)
+def test_no_unwinnable_verdict_is_contradicted(
+    sample: str, seed: int, count: int, nodes: int
+) -> None:
+    rnd = random.Random(seed)
+    checked = 0
+    contradicted: list[str] = []
+    for _ in range(count):
+        text = SAMPLES[sample](rnd)
+        game = from_position(text)
+        rules, root = rules_of(game), position_of(game)
+        try:
+            line = _Search(rules, Budget(seconds=None, nodes=nodes)).run(root, quick=False)
+        except _OutOfBudget:
+            continue
+        verdict = solve(game, Budget(seconds=None, nodes=nodes))
+        if line is None or verdict.result is Result.UNWINNABLE:
+            checked += 1
+            win = plain_search(rules, root, 2 * nodes)
+            if win is not None:
+                assert replay(game, win).won  # a win the engine confirms
+                contradicted.append(text)
+    assert contradicted == []
+    assert checked >= 10  # enough lost verdicts to check
