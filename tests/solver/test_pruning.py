@@ -19,17 +19,9 @@ from solver_support import replay
 from service.engine import DEAL_COUNT, Mode, from_position, new_game
 from service.engine.cards import card_text
 from service.solver import Budget, Result, solve
+from service.solver import position as solver_position
 from service.solver.ordering import Surroundings
-from service.solver.position import (
-    Position,
-    Rules,
-    SolverMove,
-    all_moves,
-    apply,
-    is_won,
-    position_of,
-    rules_of,
-)
+from service.solver.position import Position, Rules, SolverMove, position_of, rules_of
 from service.solver.search import _OutOfBudget, _Search
 
 # 9D covers 7D, the next diamond; both black tens are home under their Jacks and Queens,
@@ -63,32 +55,29 @@ def plain_search(rules: Rules, root: Position, node_limit: int) -> list[str] | N
         return (tuple(columns), position.foundations, position.talon, position.pos)
 
     seen = {key(root)}
-    path: list[list[str]] = []  # the tokens of each move from the root to the top of the stack
-    stack = [(root, _ordered_moves(rules, root))]
+    # Each entry holds the line that reached it; children are pushed in reverse order so
+    # that the move the solver would try first is taken next.
+    stack: list[tuple[Position, tuple[str, ...]]] = [(root, ())]
     while stack:
-        position, moves = stack[-1]
-        if not moves:
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        move = moves.pop(0)
-        child, place = apply(rules, position, move)
-        child_key = key(child)
-        if child_key in seen:
-            continue
-        if len(seen) >= node_limit:
-            return None
-        seen.add(child_key)
-        path.append(move.tokens(place))
-        if is_won(child):
-            return [token for tokens in path for token in tokens]
-        stack.append((child, _ordered_moves(rules, child)))
+        position, line = stack.pop()
+        for move in reversed(_ordered_moves(rules, position)):
+            child, place = solver_position.apply(rules, position, move)
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            child_line = line + tuple(move.tokens(place))
+            if solver_position.is_won(child):
+                return list(child_line)
+            if len(seen) >= node_limit:
+                return None
+            seen.add(child_key)
+            stack.append((child, child_line))
     return None
 
 
 def _ordered_moves(rules: Rules, position: Position) -> list[SolverMove]:
-    return sorted(all_moves(rules, position), key=Surroundings(rules, position).priority)
+    moves = solver_position.all_moves(rules, position)
+    return sorted(moves, key=Surroundings(rules, position).priority)
 
 
 def random_position_text(rnd: random.Random, kind: str, scoring: str) -> str:
