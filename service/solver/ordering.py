@@ -145,9 +145,9 @@ class Surroundings:
             if not self.rules.talon_is_free:
                 return True
             return self.host_is_wanted(position.talon[move.source], move)
-        # The complete pass takes every card back: one may be needed not to build on but
-        # to let the card beneath it come back too (tests/solver/test_pruning.py holds a
-        # deal that is won only so).
+        # The complete pass takes every card back: one may be needed before anything can
+        # be built on it, to let the card beneath it come back too (a position of
+        # tests/solver/test_pruning.py is won only so).
         if not quick:
             return True
         per = self.rules.places_per_suit

@@ -24,10 +24,11 @@ from service.solver.ordering import Surroundings
 from service.solver.position import Position, Rules, SolverMove, position_of, rules_of
 from service.solver.search import _OutOfBudget, _Search
 
-# 9D covers 7D, the next diamond; both black tens are home under their Jacks and Queens,
-# and the Kings are in the stock. The only win: a King to an empty column, a black Queen
-# back onto it, then a Jack and a Ten, and 9D onto the Ten. Nothing is ever built on that
-# Queen, so a search that takes a card back only to build on it calls this lost.
+# 9D covers 7D, the next diamond, and can only go onto a black ten; both tens are home
+# under their Jacks and Queens, and the Kings are in the stock. A win takes a black Queen
+# back onto a red King while no card could be built on it yet, so that its Jack and ten
+# can come back after it: a search that takes a card back only to build on it at once
+# calls this position lost.
 CHAIN_OF_RETURNS = "TF 3N |8D7D9D/|QD/|/|JDTD/|/|/| KDKCKSKH - QQ6Q 0 0"
 
 
