@@ -25,9 +25,12 @@ def replay(game: Klondike, line: Iterable[str]) -> Klondike:
     return copy
 
 
-def random_position(rnd: random.Random, steps: int) -> Klondike:
-    """A position reached by up to ``steps`` random legal actions from a random deal."""
-    kind, draw, scoring = rnd.choice(MODES)
+def random_position(
+    rnd: random.Random, steps: int, modes: tuple[tuple[GameKind, int, Scoring], ...] = MODES
+) -> Klondike:
+    """A position reached by up to ``steps`` random legal actions from a random deal of
+    one of ``modes``."""
+    kind, draw, scoring = rnd.choice(modes)
     game = new_game(GameCode(kind, draw, scoring, rnd.randrange(26**7)))
     for _ in range(rnd.randrange(steps + 1)):
         actions = game.legal_actions()

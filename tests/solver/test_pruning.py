@@ -14,9 +14,9 @@ import random
 from collections.abc import Callable
 
 import pytest
-from solver_support import replay
+from solver_support import random_position, replay
 
-from service.engine import DEAL_COUNT, Mode, from_position, new_game
+from service.engine import GameKind, Scoring, from_position
 from service.engine.cards import card_text
 from service.solver import Budget, Result, solve
 from service.solver import position as solver_position
@@ -109,22 +109,13 @@ def random_position_text(rnd: random.Random, kind: str, scoring: str) -> str:
     return f"{kind} {draw}{scoring} {'/'.join(entries)} {stock} {waste} {foundations} 0 0"
 
 
-def played_position_text(rnd: random.Random, mode: str) -> str:
-    """Up to 60 random legal actions from a random deal of ``mode``."""
-    game = new_game(Mode.parse(mode).code(rnd.randrange(DEAL_COUNT)))
-    for _ in range(rnd.randrange(61)):
-        actions = game.legal_actions()
-        if not actions or game.won:
-            break
-        game.play(rnd.choice(actions))
-    return game.position_text()
-
+SINGLE_PASS_DRAW_3 = ((GameKind.DOUBLE, 3, Scoring.VEGAS),)
 
 # Random Réfléchi positions, and positions of Double Solitaire's single pass (random ones
 # with two decks are nearly always won; random play from a deal often loses them).
 SAMPLES: dict[str, Callable[[random.Random], str]] = {
     "TF": lambda rnd: random_position_text(rnd, "TF", "N"),
-    "DS.D3V": lambda rnd: played_position_text(rnd, "DS.D3V"),
+    "DS.D3V": lambda rnd: random_position(rnd, 60, SINGLE_PASS_DRAW_3).position_text(),
 }
 
 
