@@ -125,6 +125,7 @@ def create_app(
             yield
         finally:
             await analysis.close()
+            await games.close()
             await races.close()
             await store.close()
 

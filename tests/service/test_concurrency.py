@@ -410,3 +410,78 @@ async def test_an_action_cancelled_before_its_commit_leaves_no_trace(store_url: 
         assert engine.deserialize(stored.state).serialize() == one_draw.serialize()
     finally:
         await store.close()
+
+
+class HeldRecords:
+    """A player's records that hear of a game's first action only once released."""
+
+    def __init__(self) -> None:
+        self.waiting = asyncio.Event()
+        self.release = asyncio.Event()
+        self.heard: list[str] = []  # the game as each first action left it
+
+    async def first_action(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        self.waiting.set()
+        await self.release.wait()
+        self.heard.append(game.serialize())
+
+    async def game_over(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        raise AssertionError("no game ends here")
+
+
+async def _cancelled_while_hooks_wait(games: Games, records: HeldRecords) -> tuple[str, str]:
+    created = await games.create("TF", 1, "normal", "TF1-D1N-AAAAAAB", player_id="p1")
+    game_id, token = created["game_id"], created["player_token"]
+    games.players = records  # type: ignore[assignment]
+    cancelled = asyncio.create_task(games.act(game_id, token, engine.Draw()))
+    await records.waiting.wait()
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    return game_id, token
+
+
+async def test_the_hooks_of_a_committed_action_end_though_its_caller_is_cancelled(
+    store_url: str,
+) -> None:
+    """A connection that goes away after its action is committed cancels the action's
+    caller, not what the player's records and race must hear of the action; the game's
+    next action waits for them, so they hear of the actions in order."""
+    settings = Settings(store_url=store_url)
+    store = open_store(settings)
+    await store.open()
+    try:
+        games = Games(store, settings)
+        records = HeldRecords()
+        game_id, token = await _cancelled_while_hooks_wait(games, records)
+        stored = await store.load(game_id)
+        assert stored is not None and stored.version == 1
+
+        following = asyncio.create_task(games.act(game_id, token, engine.Draw()))
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert not following.done() and records.heard == []
+        records.release.set()
+        assert (await following).version == 2
+        assert records.heard == [replay("TF1-D1N-AAAAAAB", ["d"]).serialize()]
+    finally:
+        await store.close()
+
+
+async def test_closing_lets_the_hooks_of_a_cancelled_caller_end(store_url: str) -> None:
+    settings = Settings(store_url=store_url)
+    store = open_store(settings)
+    await store.open()
+    try:
+        games = Games(store, settings)
+        records = HeldRecords()
+        await _cancelled_while_hooks_wait(games, records)
+        asyncio.get_running_loop().call_soon(records.release.set)
+        await games.close()
+        assert records.heard == [replay("TF1-D1N-AAAAAAB", ["d"]).serialize()]
+    finally:
+        await store.close()
