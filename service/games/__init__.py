@@ -302,7 +302,7 @@ class Games(GameReads):
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 live.view = after
-                if live.race_id or live.player_id:
+                if self._has_hooks(live):
                     await self._run_hooks(game_id, live, gate_read)
                 return Applied(version, change["notation"], False, change, change_json)
             # The live copy already has the action played on it: it must not be reused, and
@@ -344,6 +344,14 @@ class Games(GameReads):
         if isinstance(refusal, engine.InvalidActionError):
             raise invalid_action(refusal) from refusal
         raise refusal
+
+    def _has_hooks(self, live: LiveGame) -> bool:
+        """Whether ``_after_commit`` has anything to tell of the action just committed
+        (asked first: most actions of a player's game have nothing to tell)."""
+        if live.race_id and self.races is not None:
+            return True
+        wanted = live.version == 1 or live.game.over
+        return bool(live.player_id) and self.players is not None and wanted
 
     async def _run_hooks(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
         """Runs ``_after_commit`` to its end, even if the action is cancelled meanwhile.
