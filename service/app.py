@@ -23,7 +23,7 @@ from .config import Settings
 from .errors import ServiceError
 from .games import Games
 from .guards.limits import RequestBodyLimit
-from .guards.rates import RateLimits, page_buckets, retry_after
+from .guards.rates import AddressBuckets, RateLimits, page_buckets, retry_after
 from .hints import Hints
 from .http import MAX_BODY_BYTES, problem
 from .players import Players
@@ -89,6 +89,35 @@ _SOURCE_WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 WEB_CLIENT = _SOURCE_WEB_CLIENT if _SOURCE_WEB_CLIENT.is_dir() else Path(__file__).parent / "web"
 
 
+def _middleware(settings: Settings, pages: AddressBuckets) -> list[Middleware]:
+    """Outermost first: CORS, then the bounds on request bodies, then the rate limits."""
+    middleware: list[Middleware] = []
+    if settings.cors_origin_list:
+        # Third-party web front ends call the API from their own origins. Tokens travel
+        # in the Authorization header, never in cookies, so no credentials are allowed.
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=settings.cors_origin_list,
+                allow_methods=["GET", "POST", "PATCH"],
+                allow_headers=["Authorization", "Content-Type", "If-None-Match"],
+                expose_headers=["ETag", "Link", "Location", "Retry-After"],
+                max_age=600,
+            )
+        )
+    # Inside CORS, so that a browser can read their refusals.
+    middleware.append(
+        Middleware(
+            RequestBodyLimit,
+            max_bytes=MAX_BODY_BYTES,
+            timeout=settings.body_timeout_seconds,
+            refusal=problem,
+        )
+    )
+    middleware.append(Middleware(RateLimits, settings=settings, refuse=rate_limited, changes=pages))
+    return middleware
+
+
 def create_app(
     settings: Settings | None = None, clock: Callable[[], float] = time.time
 ) -> Starlette:
@@ -129,34 +158,10 @@ def create_app(
             await races.close()
             await store.close()
 
-    middleware = []
-    if settings.cors_origin_list:
-        # Third-party web front ends call the API from their own origins. Tokens travel
-        # in the Authorization header, never in cookies, so no credentials are allowed.
-        middleware.append(
-            Middleware(
-                CORSMiddleware,
-                allow_origins=settings.cors_origin_list,
-                allow_methods=["GET", "POST", "PATCH"],
-                allow_headers=["Authorization", "Content-Type", "If-None-Match"],
-                expose_headers=["ETag", "Link", "Location", "Retry-After"],
-                max_age=600,
-            )
-        )
-    # Inside CORS, so that a browser can read their refusals.
-    middleware.append(
-        Middleware(
-            RequestBodyLimit,
-            max_bytes=MAX_BODY_BYTES,
-            timeout=settings.body_timeout_seconds,
-            refusal=problem,
-        )
-    )
     pages = page_buckets(settings)
-    middleware.append(Middleware(RateLimits, settings=settings, refuse=rate_limited, changes=pages))
     app = Starlette(
         routes=ROUTES,
-        middleware=middleware,
+        middleware=_middleware(settings, pages),
         lifespan=lifespan,
         exception_handlers={
             ServiceError: service_error,

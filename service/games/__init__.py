@@ -11,7 +11,6 @@ privacy of races and daily challenges, is ``GameReads``, which ``Games`` extends
 from __future__ import annotations
 
 import asyncio
-import functools
 import secrets
 import time
 from collections.abc import Callable
@@ -42,11 +41,11 @@ from ..store import (
 from ..support.ids import new_id
 from ..support.locks import KeyedLocks
 from ..support.metrics import Metrics
-from ..support.tasks import cancel_and_wait
 from .changes import build_change
 from .hooks import RaceRead
 from .live import LiveGame, LiveGames
-from .reads import GameReads, log
+from .reads import GameReads
+from .telling import Telling
 
 _COMMIT_ATTEMPTS = 8
 
@@ -90,9 +89,7 @@ class Games(GameReads):
         super().__init__(store, settings, metrics, clock)
         self._live = LiveGames()
         self._locks = KeyedLocks()
-        # Per game, the hooks of a committed action whose caller went away before they
-        # ended (see ``_run_hooks``).
-        self._unfinished_hooks: dict[str, asyncio.Task[None]] = {}
+        self._telling = Telling(self, self._live)
 
     def _log_entry(self, notation: str, created_ms: int) -> str:
         """The log keeps each action's time after the game's creation, for replays."""
@@ -221,10 +218,9 @@ class Games(GameReads):
         try:
             # One action at a time per game on this instance: the live copy is shared.
             async with self._locks(game_id):
-                unfinished = self._unfinished_hooks.get(game_id)
-                if unfinished is not None:
-                    # The hooks of the game's actions run in the order of the actions.
-                    await asyncio.wait({unfinished})
+                earlier = self._telling.unfinished(game_id)
+                if earlier is not None:
+                    await asyncio.wait({earlier})  # told of in the order of the actions
                 applied = await self._act(
                     game_id, token, action, expected_version, request_id, race_read
                 )
@@ -302,8 +298,8 @@ class Games(GameReads):
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 live.view = after
-                if self._has_hooks(live):
-                    await self._run_hooks(game_id, live, gate_read)
+                if self._telling.wanted(live):
+                    await self._telling.tell(game_id, live, gate_read)
                 return Applied(version, change["notation"], False, change, change_json)
             # The live copy already has the action played on it: it must not be reused, and
             # the action is judged again on the stored state.
@@ -345,60 +341,10 @@ class Games(GameReads):
             raise invalid_action(refusal) from refusal
         raise refusal
 
-    def _has_hooks(self, live: LiveGame) -> bool:
-        """Whether ``_after_commit`` has anything to tell of the action just committed
-        (asked first: most actions of a player's game have nothing to tell)."""
-        if live.race_id and self.races is not None:
-            return True
-        wanted = live.version == 1 or live.game.over
-        return bool(live.player_id) and self.players is not None and wanted
-
-    async def _run_hooks(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
-        """Runs ``_after_commit`` to its end, even if the action is cancelled meanwhile.
-
-        The action is committed whatever becomes of its caller (its WebSocket closing):
-        its race and its player's records must hear of it. A caller
-        cancelled stops waiting, and the hooks go on with the live copy, which no later
-        action may play on meanwhile: it is dropped, and the game's next action waits for
-        them.
-        """
-        hooks = asyncio.create_task(self._after_commit(game_id, live, gate_read))
-        try:
-            await asyncio.shield(hooks)
-        except asyncio.CancelledError:
-            if not hooks.done():
-                self._live.drop(game_id)
-                self._unfinished_hooks[game_id] = hooks
-                hooks.add_done_callback(functools.partial(self._hooks_ended, game_id))
-            raise
-
-    def _hooks_ended(self, game_id: str, hooks: asyncio.Task[None]) -> None:
-        if self._unfinished_hooks.get(game_id) is hooks:
-            del self._unfinished_hooks[game_id]
-        if not hooks.cancelled() and hooks.exception() is not None:
-            # Nobody awaits them any more: the one place their failure can be told.
-            log.warning("hooks of game %s failed: %r", game_id, hooks.exception())
-
     async def close(self, wait_seconds: float = 5.0) -> None:
-        """Lets the hooks still running after their callers went away end (or stops them
-        after ``wait_seconds``) before the store closes."""
-        unfinished = set(self._unfinished_hooks.values())
-        if not unfinished:
-            return
-        _, late = await asyncio.wait(unfinished, timeout=wait_seconds)
-        for hooks in late:
-            await cancel_and_wait(hooks)
-
-    async def _after_commit(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
-        """Tells the game's race, and its player's records, of a committed action."""
-        game = live.game
-        if live.race_id and self.races is not None:
-            await self.races.after_action(live.race_id, game_id, game, gate_read)
-        if live.player_id and self.players is not None:
-            if live.version == 1:
-                await self.players.first_action(game_id, live.player_id, live.challenge, game)
-            if game.over:
-                await self.players.game_over(game_id, live.player_id, live.challenge, game)
+        """Lets what is still being told of committed actions (see ``telling.py``) end,
+        or stops it after ``wait_seconds``, before the store closes."""
+        await self._telling.close(wait_seconds)
 
     async def _not_applied(
         self, game_id: str, result: CommitResult, expected_version: int | None

@@ -1,0 +1,79 @@
+"""Telling a game's race and its player's records of each committed action.
+
+An action is committed whatever becomes of its caller (its WebSocket closing while the
+race is being told): the race and the records must still hear of it, or a race misses a
+player's win and a game's clock never starts. So the telling runs in a task of its own
+that a cancelled caller leaves running; the live copy it reads is dropped from the
+cache, so that no later action plays on it meanwhile, and the game's next action waits
+for it, so that the race and the records hear of the actions in their order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from ..support.tasks import cancel_and_wait
+from .hooks import RaceRead
+from .live import LiveGame, LiveGames
+from .reads import GameReads, log
+
+
+class Telling:
+    def __init__(self, games: GameReads, live: LiveGames) -> None:
+        self._games = games  # its ``races`` and ``players`` are set once they exist
+        self._live = live
+        # Per game, the telling of an action whose caller went away before it ended.
+        self._unfinished: dict[str, asyncio.Task[None]] = {}
+
+    def wanted(self, live: LiveGame) -> bool:
+        """Whether the action just committed has anything to tell (asked first: most
+        actions of a player's game have not, and a task costs about 8 µs)."""
+        if live.race_id and self._games.races is not None:
+            return True
+        first_or_last = live.version == 1 or live.game.over
+        return bool(live.player_id) and self._games.players is not None and first_or_last
+
+    def unfinished(self, game_id: str) -> asyncio.Task[None] | None:
+        """The telling of an earlier action of the game, if it is still running."""
+        return self._unfinished.get(game_id)
+
+    async def tell(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
+        """Tells of the action just committed, to the end even if the caller is cancelled."""
+        telling = asyncio.create_task(self._tell(game_id, live, gate_read))
+        try:
+            await asyncio.shield(telling)
+        except asyncio.CancelledError:
+            if not telling.done():
+                self._live.drop(game_id)
+                self._unfinished[game_id] = telling
+                telling.add_done_callback(functools.partial(self._ended, game_id))
+            raise
+
+    async def _tell(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
+        game = live.game
+        races, players = self._games.races, self._games.players
+        if live.race_id and races is not None:
+            await races.after_action(live.race_id, game_id, game, gate_read)
+        if live.player_id and players is not None:
+            if live.version == 1:
+                await players.first_action(game_id, live.player_id, live.challenge, game)
+            if game.over:
+                await players.game_over(game_id, live.player_id, live.challenge, game)
+
+    def _ended(self, game_id: str, telling: asyncio.Task[None]) -> None:
+        if self._unfinished.get(game_id) is telling:
+            del self._unfinished[game_id]
+        if not telling.cancelled() and telling.exception() is not None:
+            # Nobody awaits it any more: the one place its failure can be told.
+            log.warning("telling of game %s failed: %r", game_id, telling.exception())
+
+    async def close(self, wait_seconds: float) -> None:
+        """Lets the tellings whose callers went away end, or stops them after
+        ``wait_seconds``."""
+        unfinished = set(self._unfinished.values())
+        if not unfinished:
+            return
+        _, late = await asyncio.wait(unfinished, timeout=wait_seconds)
+        for telling in late:
+            await cancel_and_wait(telling)
