@@ -14,7 +14,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
@@ -41,28 +41,13 @@ from ..store import (
 from ..support.ids import new_id
 from ..support.locks import KeyedLocks
 from ..support.metrics import Metrics
-from .changes import build_change
+from .changes import Applied, build_change
 from .hooks import RaceRead
 from .live import LiveGame, LiveGames
 from .reads import GameReads
 from .telling import Telling
 
 _COMMIT_ATTEMPTS = 8
-
-
-class Applied(NamedTuple):
-    """An action as committed (or found already committed: ``duplicate``).
-
-    A named tuple, immutable like a frozen dataclass and built in half the time: every
-    action makes one."""
-
-    version: int
-    notation: str
-    duplicate: bool
-    change: dict[str, Any] | None
-    # The change as committed and published (None with ``change``), for frames that carry
-    # it as it is.
-    change_json: bytes | None = None
 
 
 def _stale_version(version: int, expected_version: int) -> ServiceError:
@@ -394,5 +379,16 @@ class Games(GameReads):
 
     async def _answer_duplicate(self, game_id: str, version: int) -> Applied:
         actions = await self._actions(game_id)
+        if len(actions) == version:
+            await self._tell_again(game_id, version)
         notation = actions[version - 1] if len(actions) >= version else "?"
         return Applied(version, notation, True, None)
+
+    async def _tell_again(self, game_id: str, version: int) -> None:
+        """Tells again of the game's latest action, which a client sent again because
+        its answer went missing: telling of it may have failed after the commit (the
+        store, or the instance, going away), and a race would then wait for ever for a
+        win it was never told of. Every telling may be done twice."""
+        live = await self._load_live(game_id)
+        if live.version == version and self._telling.wanted(live):
+            await self._telling.tell(game_id, live, None)

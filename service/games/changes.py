@@ -14,10 +14,26 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import is_not
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import engine
 from ..protocol import action_object
+
+
+class Applied(NamedTuple):
+    """An action as committed (or found already committed: ``duplicate``).
+
+    A named tuple, immutable like a frozen dataclass and built in half the time: every
+    action makes one."""
+
+    version: int
+    notation: str
+    duplicate: bool
+    change: dict[str, Any] | None
+    # The change as committed and published (None with ``change``), for frames that carry
+    # it as it is.
+    change_json: bytes | None = None
+
 
 _SCALARS = ("stock", "score", "score_display", "moves", "undo_available", "won", "resigned")
 _SCALAR_PATHS = tuple((key, f"/{key}") for key in _SCALARS)

@@ -16,7 +16,7 @@ import orjson
 from starlette.websockets import WebSocket
 
 from ..config import Settings
-from ..games import Applied
+from ..games.changes import Applied
 from ..guards.rates import TokenBucket
 from ..protocol import PROTOCOL_VERSION, ErrorCode
 from ..protocol.ws import HelloMessage

@@ -17,6 +17,7 @@ from service import engine
 from service.config import Settings
 from service.errors import RuleRejected, ServiceError
 from service.games import Games
+from service.protocol import ErrorCode
 from service.store import Delivery, open_store
 from tests.service.helpers import (
     View,
@@ -483,5 +484,56 @@ async def test_closing_lets_the_hooks_of_a_cancelled_caller_end(store_url: str) 
         asyncio.get_running_loop().call_soon(records.release.set)
         await games.close()
         assert records.heard == [replay("TF1-D1N-AAAAAAB", ["d"]).serialize()]
+    finally:
+        await store.close()
+
+
+class RecordsUnreachableOnce:
+    """A player's records that cannot be reached the first time they are told of a game."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+        self.heard: list[str] = []
+
+    async def first_action(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        self.tries += 1
+        if self.tries == 1:
+            raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "the records are unreachable")
+        self.heard.append(game.serialize())
+
+    async def game_over(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        raise AssertionError("no game ends here")
+
+
+async def test_the_latest_action_sent_again_is_told_of_again(store_url: str) -> None:
+    """An action committed whose telling failed is answered with an error; the client
+    sends it again with the same request id, and the duplicate's answer tells again,
+    so the records (or the race) hear of it. Only the latest action is told again."""
+    settings = Settings(store_url=store_url)
+    store = open_store(settings)
+    await store.open()
+    try:
+        games = Games(store, settings)
+        records = RecordsUnreachableOnce()
+        games.players = records  # type: ignore[assignment]
+        created = await games.create("TF", 1, "normal", "TF1-D1N-AAAAAAB", player_id="p1")
+        game_id, token = created["game_id"], created["player_token"]
+        with pytest.raises(ServiceError) as refused:
+            await games.act(game_id, token, engine.Draw(), request_id="first")
+        assert refused.value.code is ErrorCode.STORE_UNAVAILABLE and records.heard == []
+
+        again = await games.act(game_id, token, engine.Draw(), request_id="first")
+        assert again.duplicate and again.version == 1
+        one_draw = replay("TF1-D1N-AAAAAAB", ["d"]).serialize()
+        assert records.heard == [one_draw]
+
+        assert (await games.act(game_id, token, engine.Draw(), request_id="second")).version == 2
+        late = await games.act(game_id, token, engine.Draw(), request_id="first")
+        assert late.duplicate and late.version == 1
+        assert records.heard == [one_draw] and records.tries == 2
     finally:
         await store.close()
