@@ -203,7 +203,7 @@ class Games(GameReads):
         try:
             # One action at a time per game on this instance: the live copy is shared.
             async with self._locks(game_id):
-                earlier = self._telling.unfinished(game_id)
+                earlier = self._telling.unfinished.get(game_id)
                 if earlier is not None:
                     await asyncio.wait({earlier})  # told of in the order of the actions
                 applied = await self._act(
@@ -283,7 +283,7 @@ class Games(GameReads):
             if result.status is CommitStatus.APPLIED:
                 live.version = version
                 live.view = after
-                if self._telling.wanted(live):
+                if (live.race_id or live.player_id) and self._telling.wanted(live):
                     await self._telling.tell(game_id, live, gate_read)
                 return Applied(version, change["notation"], False, change, change_json)
             # The live copy already has the action played on it: it must not be reused, and

@@ -23,20 +23,18 @@ class Telling:
     def __init__(self, games: GameReads, live: LiveGames) -> None:
         self._games = games  # its ``races`` and ``players`` are set once they exist
         self._live = live
-        # Per game, the telling of an action whose caller went away before it ended.
-        self._unfinished: dict[str, asyncio.Task[None]] = {}
+        # Per game, the telling of an action whose caller went away before it ended (a
+        # dict rather than a method: every action of every game looks here).
+        self.unfinished: dict[str, asyncio.Task[None]] = {}
 
     def wanted(self, live: LiveGame) -> bool:
-        """Whether the action just committed has anything to tell (asked first: most
-        actions of a player's game have not, and a task costs about 8 µs)."""
+        """Whether the action just committed has anything to tell (asked first, of race
+        and player games: most actions of a player's game have not, and a task costs
+        about 8 µs)."""
         if live.race_id and self._games.races is not None:
             return True
         first_or_last = live.version == 1 or live.game.over
         return bool(live.player_id) and self._games.players is not None and first_or_last
-
-    def unfinished(self, game_id: str) -> asyncio.Task[None] | None:
-        """The telling of an earlier action of the game, if it is still running."""
-        return self._unfinished.get(game_id)
 
     async def tell(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
         """Tells of the action just committed, to the end even if the caller is cancelled."""
@@ -46,7 +44,7 @@ class Telling:
         except asyncio.CancelledError:
             if not telling.done():
                 self._live.drop(game_id)
-                self._unfinished[game_id] = telling
+                self.unfinished[game_id] = telling
                 telling.add_done_callback(functools.partial(self._ended, game_id))
             raise
 
@@ -62,8 +60,8 @@ class Telling:
                 await players.game_over(game_id, live.player_id, live.challenge, game)
 
     def _ended(self, game_id: str, telling: asyncio.Task[None]) -> None:
-        if self._unfinished.get(game_id) is telling:
-            del self._unfinished[game_id]
+        if self.unfinished.get(game_id) is telling:
+            del self.unfinished[game_id]
         if not telling.cancelled() and telling.exception() is not None:
             # Nobody awaits it any more: the one place its failure can be told.
             log.warning("telling of game %s failed: %r", game_id, telling.exception())
@@ -71,7 +69,7 @@ class Telling:
     async def close(self, wait_seconds: float) -> None:
         """Lets the tellings whose callers went away end, or stops them after
         ``wait_seconds``."""
-        unfinished = set(self._unfinished.values())
+        unfinished = set(self.unfinished.values())
         if not unfinished:
             return
         _, late = await asyncio.wait(unfinished, timeout=wait_seconds)
