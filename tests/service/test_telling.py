@@ -1,0 +1,145 @@
+"""Telling a game's race and its player's records of each committed action: to the end
+though the caller is cancelled, in the order of the actions, and again when the latest
+action is sent again after its telling failed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from service import engine
+from service.config import Settings
+from service.errors import ServiceError
+from service.games import Games
+from service.protocol import ErrorCode
+from service.store import open_store
+from tests.service.helpers import replay
+
+CODE = "TF1-D1N-AAAAAAB"
+
+
+@asynccontextmanager
+async def games_on(store_url: str) -> AsyncIterator[Games]:
+    settings = Settings(store_url=store_url)
+    store = open_store(settings)
+    await store.open()
+    try:
+        yield Games(store, settings)
+    finally:
+        await store.close()
+
+
+def after_one_draw() -> str:
+    return replay(CODE, ["d"]).serialize()
+
+
+class HeldRecords:
+    """A player's records that hear of a game's first action only once released."""
+
+    def __init__(self) -> None:
+        self.waiting = asyncio.Event()
+        self.release = asyncio.Event()
+        self.heard: list[str] = []  # the game as each first action left it
+
+    async def first_action(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        self.waiting.set()
+        await self.release.wait()
+        self.heard.append(game.serialize())
+
+    async def game_over(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        raise AssertionError("no game ends here")
+
+
+async def cancelled_while_telling(games: Games, records: HeldRecords) -> tuple[str, str]:
+    """A player's game whose first action is committed, and its caller cancelled while
+    the records are being told of it."""
+    created = await games.create("TF", 1, "normal", CODE, player_id="p1")
+    game_id, token = created["game_id"], created["player_token"]
+    games.players = records  # type: ignore[assignment]
+    cancelled = asyncio.create_task(games.act(game_id, token, engine.Draw()))
+    await records.waiting.wait()
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    return game_id, token
+
+
+async def test_a_committed_action_is_told_of_though_its_caller_is_cancelled(
+    store_url: str,
+) -> None:
+    """A connection that goes away after its action is committed cancels the action's
+    caller, not what the player's records and race must hear of the action; the game's
+    next action waits for it, so they hear of the actions in order."""
+    async with games_on(store_url) as games:
+        records = HeldRecords()
+        game_id, token = await cancelled_while_telling(games, records)
+        stored = await games.store.load(game_id)
+        assert stored is not None and stored.version == 1
+
+        following = asyncio.create_task(games.act(game_id, token, engine.Draw()))
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert not following.done() and records.heard == []
+        records.release.set()
+        assert (await following).version == 2
+        assert records.heard == [after_one_draw()]
+
+
+async def test_closing_lets_the_telling_of_a_cancelled_caller_end(store_url: str) -> None:
+    async with games_on(store_url) as games:
+        records = HeldRecords()
+        await cancelled_while_telling(games, records)
+        asyncio.get_running_loop().call_soon(records.release.set)
+        await games.close()
+        assert records.heard == [after_one_draw()]
+
+
+class RecordsUnreachableOnce:
+    """A player's records that cannot be reached the first time they are told of a game."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+        self.heard: list[str] = []
+
+    async def first_action(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        self.tries += 1
+        if self.tries == 1:
+            raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "the records are unreachable")
+        self.heard.append(game.serialize())
+
+    async def game_over(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        raise AssertionError("no game ends here")
+
+
+async def test_the_latest_action_sent_again_is_told_of_again(store_url: str) -> None:
+    """An action committed whose telling failed is answered with an error; the client
+    sends it again with the same request id, and the duplicate's answer tells again,
+    so the records (or the race) hear of it. Only the latest action is told again."""
+    async with games_on(store_url) as games:
+        records = RecordsUnreachableOnce()
+        games.players = records  # type: ignore[assignment]
+        created = await games.create("TF", 1, "normal", CODE, player_id="p1")
+        game_id, token = created["game_id"], created["player_token"]
+        with pytest.raises(ServiceError) as refused:
+            await games.act(game_id, token, engine.Draw(), request_id="first")
+        assert refused.value.code is ErrorCode.STORE_UNAVAILABLE and records.heard == []
+
+        again = await games.act(game_id, token, engine.Draw(), request_id="first")
+        assert again.duplicate and again.version == 1
+        assert records.heard == [after_one_draw()]
+
+        assert (await games.act(game_id, token, engine.Draw(), request_id="second")).version == 2
+        late = await games.act(game_id, token, engine.Draw(), request_id="first")
+        assert late.duplicate and late.version == 1
+        assert records.heard == [after_one_draw()] and records.tries == 2
