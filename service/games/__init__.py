@@ -45,7 +45,7 @@ from .changes import Applied, build_change
 from .hooks import RaceRead
 from .live import LiveGame, LiveGames
 from .reads import GameReads
-from .telling import Telling
+from .telling import EARLIER_WAIT_SECONDS, Telling
 
 _COMMIT_ATTEMPTS = 8
 
@@ -205,7 +205,8 @@ class Games(GameReads):
             async with self._locks(game_id):
                 earlier = self._telling.unfinished.get(game_id)
                 if earlier is not None:
-                    await asyncio.wait({earlier})  # told of in the order of the actions
+                    # Told of in the order of the actions.
+                    await asyncio.wait({earlier}, timeout=EARLIER_WAIT_SECONDS)
                 applied = await self._act(
                     game_id, token, action, expected_version, request_id, race_read
                 )

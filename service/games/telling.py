@@ -18,6 +18,10 @@ from .hooks import RaceRead
 from .live import LiveGame, LiveGames
 from .reads import GameReads, log
 
+# How long an action waits for the telling of the game's earlier action: a telling waits
+# only on the store, whose calls time out, but an action never waits on it for ever.
+EARLIER_WAIT_SECONDS = 10.0
+
 
 class Telling:
     def __init__(self, games: GameReads, live: LiveGames) -> None:
