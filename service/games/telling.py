@@ -5,7 +5,7 @@ race is being told): the race and the records must still hear of it, or a race m
 player's win and a game's clock never starts. So the telling runs in a task of its own
 that a cancelled caller leaves running; the live copy it reads is dropped from the
 cache, so that no later action plays on it meanwhile, and the game's next action waits
-for it, so that the race and the records hear of the actions in their order.
+for it (a while), so that the race and the records hear of the actions in their order.
 """
 
 from __future__ import annotations
