@@ -50,10 +50,13 @@ class Races:
 
     async def state(self, race_id: str, token: str | None = None) -> dict[str, Any]:
         updates = self.updates
-        _, doc = await updates.load(race_id)
+        (_, doc), progress = await updates.load_settled(race_id)
         if status(doc, now_ms()) == "running" and doc.ends_at and now_ms() >= doc.ends_at:
             doc, _ = await updates.update(race_id, lambda d, at: True)
-        response: dict[str, Any] = {"race": await updates.view(doc)}
+            view = await updates.view(doc)
+        else:
+            view = await updates.view(doc, progress=progress)
+        response: dict[str, Any] = {"race": view}
         if token is not None:
             response["you"] = you(find_player(doc, token))
         return response
@@ -94,12 +97,12 @@ class Races:
 
     async def watch(self, race_id: str, token: str | None) -> tuple[dict[str, Any], int]:
         """The race message for a new subscriber (with ``you`` for a player)."""
-        stored, doc = await self.updates.load(race_id)
+        (stored, doc), progress = await self.updates.load_settled(race_id)
         message: dict[str, Any] = {
             "type": "race",
             "race_id": race_id,
             "version": stored.version,
-            "race": await self.updates.view(doc),
+            "race": await self.updates.view(doc, progress=progress),
         }
         if token is not None:
             message["you"] = you(find_player(doc, token))

@@ -43,6 +43,19 @@ def figures(standing: engine.Standing) -> dict[str, Any]:
     }
 
 
+def _unseen_wins(doc: RaceDocument, progress: dict[str, dict[str, Any]]) -> list[str]:
+    """The games of players not known to have won or resigned whose cards are all home."""
+    if doc.start_at is None:
+        return []
+    cards = 13 * engine.GAME_CLASSES[engine.GameKind(doc.game)].foundation_count
+    return [
+        player.game_id
+        for player in doc.players
+        if player.state not in ("won", "resigned")
+        and progress.get(player.player_id, {}).get("foundations") == cards
+    ]
+
+
 class RaceUpdates:
     def __init__(self, games: Games, clock: Callable[[], int]) -> None:
         self.games = games
@@ -67,6 +80,45 @@ class RaceUpdates:
         for player in doc.players:
             self.player_of_game[player.game_id] = (race_id, player.player_id)
         return stored, doc
+
+    async def load_settled(self, race_id: str) -> tuple[RaceRead, dict[str, dict[str, Any]]]:
+        """The race and its players' progress, with every win it was never told of settled.
+
+        A race hears of a game's winning action after the action is committed. An
+        instance that stopped in between, with a client that never sent the action
+        again, would leave the race waiting for a win that happened; reading the race
+        finds such a game by its foundations and records the win at the server time its
+        action log gives the winning action.
+        """
+        read = await self.load(race_id)
+        progress, _ = await self.progress(read[1])
+        unseen = _unseen_wins(read[1], progress)
+        if not unseen:
+            return read, progress
+        won_at = {game_id: await self._last_action_at(game_id) for game_id in unseen}
+
+        def settle(doc: RaceDocument, at: int) -> bool:
+            changed = False
+            for player in doc.players:
+                if player.game_id in won_at and player.state not in ("won", "resigned"):
+                    player.state = "won"
+                    player.won_at = won_at[player.game_id] or at
+                    changed = True
+            return changed
+
+        await self.update(race_id, settle)
+        read = await self.load(race_id)
+        progress, _ = await self.progress(read[1])
+        return read, progress
+
+    async def _last_action_at(self, game_id: str) -> int | None:
+        """The server time of the game's latest action, if its log keeps it."""
+        refusal = self.games.store_refusal
+        stored = await from_store(self.store.load(game_id), refusal)
+        actions = await from_store(self.store.timed_actions(game_id), refusal)
+        if stored is None or not stored.created_ms or not actions or actions[-1][1] is None:
+            return None
+        return stored.created_ms + actions[-1][1]
 
     async def update(
         self,

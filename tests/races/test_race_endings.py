@@ -9,11 +9,13 @@ from typing import Any
 
 import pytest
 
+from service import engine
 from service.analysis import Analysis
 from service.config import Settings
 from service.games import Games
 from service.races import Races
 from service.store import Store, open_store
+from tests.races.race_support import fixed_code, solvable_tf_deal
 
 
 @pytest.fixture
@@ -100,3 +102,51 @@ async def test_resignations_at_the_same_moment_settle_into_one_result(races: Rac
     assert [p["state"] for p in race["players"]] == ["resigned"] * 4
     records = race["result"]["records"]
     assert len(records) == 4 and all(r.endswith(" resign") for r in records.values())
+
+
+async def won_unseen(races: Races, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
+    """A running race whose first player has won without the race being told: the
+    instance stopped between the winning action's commit and its telling. Returns the
+    race, the winner's game and the server time its log gives the winning action."""
+    code, line = solvable_tf_deal()
+    monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(code))
+    race_id, tokens = await running_race(races)
+    _, doc = await races.updates.load(race_id)
+    game_id = doc.players[0].game_id
+    games = races.games
+    for notation in line[:-1]:
+        await games.act(game_id, tokens[0], engine.parse_action(notation))
+    games.races = None
+    try:
+        await games.act(game_id, tokens[0], engine.parse_action(line[-1]))
+    finally:
+        games.races = races
+    _, doc = await races.updates.load(race_id)
+    assert doc.players[0].state == "playing"
+    stored = await games.store.load(game_id)
+    timed = await games.store.timed_actions(game_id)
+    assert stored is not None and timed is not None and timed[-1][1] is not None
+    return race_id, game_id, stored.created_ms + timed[-1][1]
+
+
+async def test_reading_a_race_settles_a_win_it_was_never_told_of(
+    races: Races, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    race_id, _, won_at = await won_unseen(races, monkeypatch)
+    race = (await races.state(race_id))["race"]
+    winner = race["players"][0]
+    assert winner["state"] == "won" and winner["foundations"] == 52
+    _, doc = await races.updates.load(race_id)
+    assert doc.players[0].won_at == won_at and doc.start_at is not None
+    assert winner["finish_ms"] == won_at - doc.start_at
+    assert race["status"] == "running"  # the other player plays on
+
+
+async def test_watching_a_race_settles_a_win_it_was_never_told_of(
+    races: Races, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    race_id, _, won_at = await won_unseen(races, monkeypatch)
+    message, version = await races.watch(race_id, None)
+    assert message["race"]["players"][0]["state"] == "won"
+    _, doc = await races.updates.load(race_id)
+    assert doc.players[0].won_at == won_at and message["version"] == version
