@@ -82,8 +82,9 @@ _RANK_VALUE = {char: rank for rank, char in enumerate(RANK_CHARS, start=1)} | {"
 
 
 def standing(text: str) -> Standing:
-    """Cards on the foundations, score and moves of a ``serialize()`` text, read without
-    dealing the game again (a tenth of the cost of ``deserialize``)."""
+    """Cards on the foundations, score, moves and whether the game was resigned, of a
+    ``serialize()`` text, read without dealing the game again (a tenth of the cost of
+    ``deserialize``)."""
     fields = text.split(" ", 8)
     if len(fields) != 9 or len(fields[1]) != 2 or fields[1][1] not in "NV":
         raise InvalidPositionError("not a serialized state")
@@ -93,7 +94,7 @@ def standing(text: str) -> Standing:
     except (KeyError, ValueError) as exc:
         raise InvalidPositionError("bad foundations, score or moves") from exc
     scoring = Scoring.NORMAL if fields[1][1] == "N" else Scoring.VEGAS
-    return Standing(foundations, score, moves, scoring)
+    return Standing(foundations, score, moves, scoring, fields[8].endswith(" resigned"))
 
 
 def _from_fields(fields: list[str], code: GameCode | None) -> Klondike:

@@ -29,6 +29,7 @@ class Standing(NamedTuple):
     score: int
     moves: int
     scoring: Scoring
+    resigned: bool = False
 
     @property
     def score_display(self) -> str:

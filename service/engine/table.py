@@ -192,7 +192,7 @@ class Table:
         return sum(self.foundations)
 
     def standing(self) -> Standing:
-        return Standing(sum(self.foundations), self.score, self.moves, self.scoring)
+        return Standing(sum(self.foundations), self.score, self.moves, self.scoring, self.resigned)
 
     # ----------------------------------------------------------------- views
 

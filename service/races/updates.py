@@ -43,19 +43,6 @@ def figures(standing: engine.Standing) -> dict[str, Any]:
     }
 
 
-def _unseen_wins(doc: RaceDocument, progress: dict[str, dict[str, Any]]) -> list[str]:
-    """The games of players not known to have won or resigned whose cards are all home."""
-    if doc.start_at is None:
-        return []
-    cards = 13 * engine.GAME_CLASSES[engine.GameKind(doc.game)].foundation_count
-    return [
-        player.game_id
-        for player in doc.players
-        if player.state not in ("won", "resigned")
-        and progress.get(player.player_id, {}).get("foundations") == cards
-    ]
-
-
 class RaceUpdates:
     def __init__(self, games: Games, clock: Callable[[], int]) -> None:
         self.games = games
@@ -82,33 +69,40 @@ class RaceUpdates:
         return stored, doc
 
     async def load_settled(self, race_id: str) -> tuple[RaceRead, dict[str, dict[str, Any]]]:
-        """The race and its players' progress, with every win it was never told of settled.
+        """The race and its players' progress, with every ending it was never told of.
 
-        A race hears of a game's winning action after the action is committed. An
-        instance that stopped in between, with a client that never sent the action
-        again, would leave the race waiting for a win that happened; reading the race
-        finds such a game by its foundations and records the win at the server time its
-        action log gives the winning action.
+        A race hears of the action that ends a game (a win, a resignation) after the
+        action is committed. An instance that stopped in between, with a client that
+        never sent the action again, would leave the race waiting for an ending that
+        happened; reading the race finds such a game by its state and records the ending
+        at the server time the game's action log gives the action.
         """
         read = await self.load(race_id)
-        progress, _ = await self.progress(read[1])
-        unseen = _unseen_wins(read[1], progress)
+        progress, _, endings = await self.progress(read[1])
+        unseen = {
+            player.game_id: (endings[player.player_id], await self._last_action_at(player.game_id))
+            for player in read[1].players
+            if player.player_id in endings and player.state not in ("won", "resigned")
+        }
         if not unseen:
             return read, progress
-        won_at = {game_id: await self._last_action_at(game_id) for game_id in unseen}
 
         def settle(doc: RaceDocument, at: int) -> bool:
             changed = False
             for player in doc.players:
-                if player.game_id in won_at and player.state not in ("won", "resigned"):
-                    player.state = "won"
-                    player.won_at = won_at[player.game_id] or at
+                if player.game_id in unseen and player.state not in ("won", "resigned"):
+                    ending, ended_at = unseen[player.game_id]
+                    player.state = ending
+                    if ending == "won":
+                        player.won_at = ended_at or at
+                    else:
+                        player.resigned_at = ended_at or at
                     changed = True
             return changed
 
         await self.update(race_id, settle)
         read = await self.load(race_id)
-        progress, _ = await self.progress(read[1])
+        progress, _, _ = await self.progress(read[1])
         return read, progress
 
     async def _last_action_at(self, game_id: str) -> int | None:
@@ -152,7 +146,7 @@ class RaceUpdates:
             finish_if_done(doc, at)
             # The result and the view pushed with it share one read of the games.
             wants_result = doc.finished_at is not None and doc.result is None
-            progress, actions = await self.progress(doc, wants_result, known)
+            progress, actions, _ = await self.progress(doc, wants_result, known)
             if wants_result:
                 doc.result = race_result(doc, progress, actions)
             view = await self.view(doc, at, progress)
@@ -193,10 +187,12 @@ class RaceUpdates:
         doc: RaceDocument,
         with_actions: bool = False,
         known: dict[str, engine.Klondike] | None = None,
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]], dict[str, str]]:
         """Each player's game as progress figures (games exist once the race started),
-        and with ``with_actions`` each action log, all read in one round trip. A game in
-        ``known`` is taken as it is (its log is still read for the records)."""
+        with ``with_actions`` each action log, all read in one round trip, and the
+        players whose games show an ending (``won`` or ``resigned``). A game in ``known``
+        is taken as it is (its log is still read for the records)."""
+        cards = 13 * engine.GAME_CLASSES[engine.GameKind(doc.game)].foundation_count
         known = known or {}
         scoring = engine.Scoring(doc.scoring)
         opening = engine.Standing(
@@ -215,6 +211,7 @@ class RaceUpdates:
             found = dict(zip(wanted, loaded, strict=True))
         progress: dict[str, dict[str, Any]] = {}
         logs: dict[str, list[str]] = {}
+        endings: dict[str, str] = {}
         for player in players:
             stored, actions = found.get(player.game_id, (None, None))
             standing = opening
@@ -227,7 +224,9 @@ class RaceUpdates:
                 standing = engine.standing(stored.state)
             progress[player.player_id] = figures(standing)
             logs[player.player_id] = actions or []
-        return progress, logs
+            if standing.foundations == cards or standing.resigned:
+                endings[player.player_id] = "won" if standing.foundations == cards else "resigned"
+        return progress, logs, endings
 
     async def view(
         self,
@@ -238,7 +237,7 @@ class RaceUpdates:
         """The public race (see ``public_view``), reading the games' progress if needed."""
         at = self.clock() if at is None else at
         if progress is None:
-            progress, _ = await self.progress(doc)
+            progress, _, _ = await self.progress(doc)
         return public_view(doc, at, progress)
 
     async def publish_progress(

@@ -16,6 +16,7 @@ def test_standing_agrees_with_the_game_after_every_action(code: str) -> None:
     rng = random.Random(code)
     for _ in range(300):
         read = engine.standing(game.serialize())
+        assert read == game.standing() and not read.resigned
         assert read.foundations == game.cards_on_foundations()
         assert (read.score, read.moves) == (game.score, game.moves)
         assert read.score_display == game.score_display
@@ -25,6 +26,7 @@ def test_standing_agrees_with_the_game_after_every_action(code: str) -> None:
         game.play(rng.choice(legal))
     game.play(engine.Resign())
     read = engine.standing(game.serialize())
+    assert read == game.standing() and read.resigned
     assert (read.foundations, read.score, read.moves) == (
         game.cards_on_foundations(),
         game.score,

@@ -150,3 +150,23 @@ async def test_watching_a_race_settles_a_win_it_was_never_told_of(
     assert message["race"]["players"][0]["state"] == "won"
     _, doc = await races.updates.load(race_id)
     assert doc.players[0].won_at == won_at and message["version"] == version
+
+
+async def test_reading_a_race_settles_a_resignation_it_was_never_told_of(
+    races: Races,
+) -> None:
+    race_id, tokens = await running_race(races)
+    _, doc = await races.updates.load(race_id)
+    games = races.games
+    games.races = None
+    try:
+        await games.act(doc.players[1].game_id, tokens[1], engine.Resign())
+    finally:
+        games.races = races
+    timed = await games.store.timed_actions(doc.players[1].game_id)
+    stored = await games.store.load(doc.players[1].game_id)
+    assert stored is not None and timed is not None and timed[-1][1] is not None
+    race = (await races.state(race_id))["race"]
+    assert [p["state"] for p in race["players"]][1] == "resigned"
+    _, doc = await races.updates.load(race_id)
+    assert doc.players[1].resigned_at == stored.created_ms + timed[-1][1]
