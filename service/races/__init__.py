@@ -139,15 +139,8 @@ class Races:
                 # agree.
                 doc.result = None
                 changed = True
-            if ending is not None:
-                player = doc.player_of_game(game_id)
-                if player.state not in ("won", "resigned"):
-                    player.state = ending
-                    if ending == "won":
-                        player.won_at = at
-                    else:
-                        player.resigned_at = at
-                    changed = True
+            if ending is not None and doc.player_of_game(game_id).end(ending, at):
+                changed = True
             return changed
 
         # One update for both: the result of a race this action ends is computed once.

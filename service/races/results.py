@@ -27,7 +27,7 @@ def finish_if_done(doc: RaceDocument, at: int) -> None:
         return
     if doc.ends_at is not None and at >= doc.ends_at:
         doc.finished_at = doc.ends_at  # noticed late or not, it ended at its limit
-    elif all(p.state in ("won", "resigned") for p in doc.players):
+    elif all(p.ended for p in doc.players):
         doc.finished_at = at
 
 

@@ -82,7 +82,7 @@ class RaceUpdates:
         unseen = {
             player.game_id: (endings[player.player_id], await self._last_action_at(player.game_id))
             for player in read[1].players
-            if player.player_id in endings and player.state not in ("won", "resigned")
+            if player.player_id in endings and not player.ended
         }
         if not unseen:
             return read, progress
@@ -90,14 +90,9 @@ class RaceUpdates:
         def settle(doc: RaceDocument, at: int) -> bool:
             changed = False
             for player in doc.players:
-                if player.game_id in unseen and player.state not in ("won", "resigned"):
+                if player.game_id in unseen:
                     ending, ended_at = unseen[player.game_id]
-                    player.state = ending
-                    if ending == "won":
-                        player.won_at = ended_at or at
-                    else:
-                        player.resigned_at = ended_at or at
-                    changed = True
+                    changed = player.end(ending, ended_at or at) or changed
             return changed
 
         await self.update(race_id, settle)
@@ -224,8 +219,10 @@ class RaceUpdates:
                 standing = engine.standing(stored.state)
             progress[player.player_id] = figures(standing)
             logs[player.player_id] = actions or []
-            if standing.foundations == cards or standing.resigned:
-                endings[player.player_id] = "won" if standing.foundations == cards else "resigned"
+            if standing.foundations == cards:
+                endings[player.player_id] = "won"
+            elif standing.resigned:
+                endings[player.player_id] = "resigned"
         return progress, logs, endings
 
     async def view(

@@ -34,6 +34,22 @@ class RacePlayer:
     # Open race subscriptions of the player; None until the first one.
     watches: int | None = None
 
+    @property
+    def ended(self) -> bool:
+        return self.state in ("won", "resigned")
+
+    def end(self, ending: str, at: int) -> bool:
+        """Records the player's game as ``won`` or ``resigned`` at ``at`` (server time, ms),
+        unless it has ended already; returns whether anything changed."""
+        if self.ended:
+            return False
+        self.state = ending
+        if ending == "won":
+            self.won_at = at
+        else:
+            self.resigned_at = at
+        return True
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RacePlayer:
         return cls(
