@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -22,18 +23,22 @@ from .analysis import Analysis
 from .config import Settings
 from .errors import ServiceError
 from .games import Games
+from .games.reads import game_store_refusal
 from .guards.limits import RequestBodyLimit
 from .guards.rates import AddressBuckets, RateLimits, page_buckets, retry_after
 from .hints import Hints
 from .http import MAX_BODY_BYTES, problem
 from .players import Players
+from .players.attempts import DAILY_MODES, DailyAttempts
 from .players.boards import Boards
 from .players.careers import Careers, Results
-from .players.daily import DAILY_MODES, Daily
+from .players.daily import Daily
 from .protocol import ErrorCode
 from .races import Races
+from .races.gate import RaceGate
+from .races.updates import RaceUpdates
 from .routes import ROUTES
-from .store import open_store
+from .store import Store, open_store
 from .support.metrics import Metrics
 
 log = logging.getLogger("service")
@@ -118,10 +123,65 @@ def _middleware(settings: Settings, pages: AddressBuckets) -> list[Middleware]:
     return middleware
 
 
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """The service's parts, built once per application by ``assemble``."""
+
+    analysis: Analysis
+    games: Games
+    races: Races
+    players: Players
+    boards: Boards
+    results: Results
+    careers: Careers
+    daily: Daily
+    hints: Hints
+
+
+def assemble(
+    store: Store, settings: Settings, metrics: Metrics, clock: Callable[[], float]
+) -> Parts:
+    """Every part, each handed what it needs when it is made, lowest first. ``Games`` is
+    handed the two layers it calls back (the race gate, the careers), which are built
+    from the store and the records alone; the daily challenge is handed the careers'
+    counting of the attempts still open at the end of a day."""
+
+    def clock_ms() -> int:
+        return int(clock() * 1000)
+
+    analysis = Analysis(store.records, settings)
+    race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms)
+    boards = Boards(store.records)
+    results = Results(store.records, clock)
+    attempts = DailyAttempts(store.records, boards, clock)
+    careers = Careers(results, attempts, store, analysis, settings.game_ttl_seconds)
+    games = Games(
+        store,
+        settings,
+        races=RaceGate(race_updates, clock_ms),
+        players=careers,
+        metrics=metrics,
+        clock=clock,
+    )
+    players = Players(store.records, settings)
+    return Parts(
+        analysis=analysis,
+        games=games,
+        races=Races(games, race_updates, settings, analysis, clock_ms),
+        players=players,
+        boards=boards,
+        results=results,
+        careers=careers,
+        daily=Daily(games, players, attempts, analysis, careers.close_attempts),
+        hints=Hints(games, analysis, attempts),
+    )
+
+
 def create_app(
     settings: Settings | None = None, clock: Callable[[], float] = time.time
 ) -> Starlette:
-    """The application; ``clock`` (seconds since the epoch) decides what day it is."""
+    """The application; ``clock`` (seconds since the epoch) is the server's time: what
+    day it is, when games were dealt and races start."""
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -132,30 +192,16 @@ def create_app(
         metrics = Metrics()
         metrics.active_games.set_function(lambda: store.subscribed_games)
         metrics.follow_feed(lambda: store.feed_health)
-        app.state.analysis = analysis = Analysis(store.records, settings)
-        app.state.games = games = Games(store, settings, metrics, clock)
-        app.state.races = races = Races(games, settings, analysis)
-        app.state.players = players = Players(store.records, settings)
-        app.state.boards = boards = Boards(store.records)
-        app.state.results = results = Results(store.records, clock)
-        app.state.daily = daily = Daily(games, players, boards, store.records, clock, analysis)
-        app.state.careers = careers = Careers(
-            results, daily, boards, games, analysis, settings.game_ttl_seconds
-        )
-        app.state.hints = Hints(games, analysis, daily)
-        # The only links made after construction, since each closes a cycle: games call
-        # back into the races and the careers built on them (games/hooks.py), and the
-        # careers count the attempts a daily challenge still has open when its day ends.
-        games.races = races
-        games.players = careers
-        daily.close_attempts = careers.close_attempts
-        analysis.start_refilling(DAILY_MODES)
+        parts = assemble(store, settings, metrics, clock)
+        for name in Parts.__slots__:
+            setattr(app.state, name, getattr(parts, name))
+        parts.analysis.start_refilling(DAILY_MODES)
         try:
             yield
         finally:
-            await analysis.close()
-            await games.close()
-            await races.close()
+            await parts.analysis.close()
+            await parts.games.close()
+            await parts.races.close()
             await store.close()
 
     pages = page_buckets(settings)

@@ -16,7 +16,7 @@ from . import engine
 from .analysis import Analysis
 from .errors import ServiceError, from_store
 from .games import Games
-from .players.daily import Daily
+from .players.attempts import DailyAttempts
 from .protocol import ErrorCode, action_object
 
 
@@ -25,10 +25,10 @@ def hints_not_allowed(where: str) -> ServiceError:
 
 
 class Hints:
-    def __init__(self, games: Games, analysis: Analysis, daily: Daily) -> None:
+    def __init__(self, games: Games, analysis: Analysis, attempts: DailyAttempts) -> None:
         self.games = games
         self.analysis = analysis
-        self.daily = daily
+        self.attempts = attempts
 
     async def used(self, game_id: str) -> int:
         tally = self.games.store.tally(f"hints:{game_id}", 1, add=0)
@@ -38,7 +38,7 @@ class Hints:
         stored = await self.games.load_for_player(game_id, token)
         if stored.race_id:
             raise hints_not_allowed("during a race")
-        if stored.challenge and await self.daily.is_ranked(
+        if stored.challenge and await self.attempts.is_ranked(
             stored.challenge, stored.player_id, game_id
         ):
             raise hints_not_allowed("in a ranked daily attempt")

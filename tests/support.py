@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -240,7 +240,10 @@ class CheckedClient(TestClient):
 
 
 @contextmanager
-def service_client(store_url: str = "memory://", **overrides: Any) -> Iterator[CheckedClient]:
+def service_client(
+    store_url: str = "memory://", *, clock: Callable[[], float] = time.time, **overrides: Any
+) -> Iterator[CheckedClient]:
+    """A client of a new service; ``clock`` is its time (seconds since the epoch)."""
     # No solving in the background: only the tests of winnable deals ask for it.
     options: dict[str, Any] = {
         "rate_per_second": 1000,
@@ -253,7 +256,7 @@ def service_client(store_url: str = "memory://", **overrides: Any) -> Iterator[C
         **overrides,
     }
     settings = Settings(store_url=store_url, **options)
-    with CheckedClient(create_app(settings)) as client:
+    with CheckedClient(create_app(settings, clock=clock)) as client:
         yield client
 
 
@@ -279,7 +282,7 @@ def fill_winnable_pools(app: Any, per_mode: int = 3) -> None:
     """Puts secret deals in the pools of winnable deals of the daily modes, as if the
     solver had certified them (certifying is the solver's business, tested with it): the
     daily challenge takes its deals from there. Call it once the app has started."""
-    from service.players.daily import DAILY_MODES
+    from service.players.attempts import DAILY_MODES
     from service.store.records import MemoryRecords
 
     records = app.state.games.store.records

@@ -42,7 +42,7 @@ from ..support.ids import new_id
 from ..support.locks import KeyedLocks
 from ..support.metrics import Metrics
 from .changes import Applied, build_change
-from .hooks import RaceRead
+from .hooks import PlayerHooks, RaceHooks, RaceRead
 from .live import LiveGame, LiveGames
 from .reads import GameReads
 from .telling import EARLIER_WAIT_SECONDS, Telling
@@ -68,10 +68,15 @@ class Games(GameReads):
         self,
         store: Store,
         settings: Settings,
+        *,
+        races: RaceHooks,
+        players: PlayerHooks,
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        super().__init__(store, settings, metrics, clock)
+        super().__init__(
+            store, settings, races=races, players=players, metrics=metrics, clock=clock
+        )
         self._live = LiveGames()
         self._locks = KeyedLocks()
         self._telling = Telling(self, self._live)
@@ -302,9 +307,9 @@ class Games(GameReads):
         """Refuses an action that the game's race or daily challenge does not allow now;
         returns the race as its gate judged it, for ``after_action``."""
         gate_read = None
-        if live.race_id and self.races is not None:
+        if live.race_id:
             gate_read = await self.races.gate(live.race_id, game_id, race_read)
-        if live.challenge and self.players is not None:
+        if live.challenge:
             await self.players.check_open(game_id, live.player_id, live.challenge)
         return gate_read
 

@@ -1,8 +1,8 @@
 """What the games layer asks of the layers above it: races and players.
 
-``Games`` holds one of each (set by the app once they exist) and calls them at the
-points of a game's life that they care about; the Protocols keep ``games`` from
-importing the layers that import it.
+``Games`` is handed one of each when it is made (they are built first, from the store
+and the records alone) and calls them at the points of a game's life that they care
+about; the Protocols keep ``games`` from importing the layers that import it.
 """
 
 from __future__ import annotations

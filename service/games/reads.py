@@ -37,6 +37,12 @@ log = logging.getLogger("service.games")
 T = TypeVar("T")  # what a store read returns
 
 
+def game_store_refusal(metrics: Metrics) -> StoreRefusal:
+    """What every store call about games (and their races) answers when the store cannot
+    be reached: logged and counted, as most outages are met here."""
+    return StoreRefusal("the game store is unavailable; retry", log, metrics)
+
+
 class GameReads:
     """The games of the store as their readers may see them."""
 
@@ -44,6 +50,9 @@ class GameReads:
         self,
         store: Store,
         settings: Settings,
+        *,
+        races: RaceHooks,
+        players: PlayerHooks,
         metrics: Metrics | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -51,10 +60,11 @@ class GameReads:
         self.clock = clock
         self.settings = settings
         self.metrics = metrics or Metrics()
-        self.races: RaceHooks | None = None
-        self.players: PlayerHooks | None = None
-        # What every store call about games answers when the store cannot be reached.
-        self.store_refusal = StoreRefusal("the game store is unavailable; retry", log, self.metrics)
+        # Handed over when the games are made, never set later: a game of a race or a
+        # daily challenge is never judged or shown without the layer that owns it.
+        self.races = races
+        self.players = players
+        self.store_refusal = game_store_refusal(self.metrics)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -93,10 +103,10 @@ class GameReads:
         return stored
 
     def _challenge_public(self, challenge: str) -> bool:
-        return self.players is None or self.players.challenge_public(challenge)
+        return self.players.challenge_public(challenge)
 
     async def _race_stage(self, race_id: str) -> str:
-        return "finished" if self.races is None else await self.races.stage(race_id)
+        return await self.races.stage(race_id)
 
     async def snapshot(self, game_id: str, token: str | None = None) -> tuple[int, dict[str, Any]]:
         stored = await self._readable(game_id, token)

@@ -25,7 +25,7 @@ EARLIER_WAIT_SECONDS = 10.0
 
 class Telling:
     def __init__(self, games: GameReads, live: LiveGames) -> None:
-        self._games = games  # its ``races`` and ``players`` are set once they exist
+        self._games = games
         self._live = live
         # Per game, the telling of an action whose caller went away before it ended (a
         # dict rather than a method: every action of every game looks here).
@@ -35,10 +35,9 @@ class Telling:
         """Whether the action just committed has anything to tell (asked first, of race
         and player games: most actions of a player's game have not, and a task costs
         about 8 µs)."""
-        if live.race_id and self._games.races is not None:
+        if live.race_id:
             return True
-        first_or_last = live.version == 1 or live.game.over
-        return bool(live.player_id) and self._games.players is not None and first_or_last
+        return bool(live.player_id) and (live.version == 1 or live.game.over)
 
     async def tell(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
         """Tells of the action just committed, to the end even if the caller is cancelled."""
@@ -55,9 +54,9 @@ class Telling:
     async def _tell(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
         game = live.game
         races, players = self._games.races, self._games.players
-        if live.race_id and races is not None:
+        if live.race_id:
             await races.after_action(live.race_id, game_id, game, gate_read)
-        if live.player_id and players is not None:
+        if live.player_id:
             if live.version == 1:
                 await players.first_action(game_id, live.player_id, live.challenge, game)
             if game.over:

@@ -22,14 +22,13 @@ import orjson
 from .. import engine
 from ..analysis import Analysis
 from ..errors import ServiceError, from_store
-from ..games import Games
 from ..protocol import ErrorCode
-from ..store import StoreUnavailable
+from ..store import Store, StoreUnavailable
 from ..store.records import Records
 from ..store.versioned import compare_and_set
 from . import Player, Players
+from .attempts import DailyAttempts
 from .boards import Boards
-from .daily import Daily
 
 _SAVE_ATTEMPTS = 32
 # Games already counted, kept in the statistics document. A game is only ever counted
@@ -209,36 +208,38 @@ class Results:
 
 
 class Careers:
-    """The players' side of ``Games`` (its ``PlayerHooks``): clocks, statistics, boards."""
+    """The players' side of ``Games`` (its ``PlayerHooks``): clocks, statistics, boards.
+
+    Built before ``Games``, which is handed it, from the store and the players' records.
+    """
 
     def __init__(
         self,
         results: Results,
-        daily: Daily,
-        boards: Boards,
-        games: Games,
+        attempts: DailyAttempts,
+        store: Store,
         analysis: Analysis,
         ttl_seconds: int,
     ) -> None:
         self.analysis = analysis
         self.results = results
-        self.daily = daily
-        self.boards = boards
-        self.games = games
+        self.attempts = attempts
+        self.boards: Boards = attempts.boards
+        self.store = store
         self.ttl_seconds = ttl_seconds
 
     async def first_action(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
     ) -> None:
         await self.results.first_action(game_id, self.ttl_seconds)
-        if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
+        if challenge and await self.attempts.is_ranked(challenge, player_id, game_id):
             ending = Ending.of(game_id, game, None)
-            await self.daily.open_attempt(
+            await self.attempts.open_attempt(
                 challenge, player_id, _daily_entry(ending), ending.rank_score()
             )
 
     async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
-        if self.daily.is_public(challenge) and await self.daily.is_ranked(
+        if self.attempts.is_public(challenge) and await self.attempts.is_ranked(
             challenge, player_id, game_id
         ):
             raise ServiceError(
@@ -249,9 +250,9 @@ class Careers:
 
     async def close_attempts(self, challenge: str) -> None:
         """Counts the ranked attempts still open when their day ended, as they stood."""
-        async for player_id, game_id in self.daily.still_open(challenge):
+        async for player_id, game_id in self.attempts.still_open(challenge):
             try:
-                stored = await self.games.store.load(game_id)
+                stored = await self.store.load(game_id)
             except StoreUnavailable:
                 return
             if stored is not None:
@@ -260,13 +261,13 @@ class Careers:
                 )
 
     def challenge_public(self, challenge: str) -> bool:
-        return self.daily.is_public(challenge)
+        return self.attempts.is_public(challenge)
 
     async def game_over(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
     ) -> None:
         try:
-            hinted = await self.games.store.tally(f"hints:{game_id}", 1, add=0) > 0
+            hinted = await self.store.tally(f"hints:{game_id}", 1, add=0) > 0
         except StoreUnavailable:
             hinted = False
         elapsed = await self.results.elapsed_ms(game_id)
@@ -284,9 +285,9 @@ class Careers:
             # it before. Not a daily attempt: the day's deal is everyone's, and anyone
             # may practise it (anonymously, or as another player) before their attempt.
             await self.boards.add(f"best-time:{ending.mode}", player_id, elapsed)
-        if challenge and await self.daily.is_ranked(challenge, player_id, game_id):
+        if challenge and await self.attempts.is_ranked(challenge, player_id, game_id):
             entry = {**_daily_entry(ending), "rank_score": ending.rank_score()}
-            await self.daily.enter(challenge, player_id, entry)
+            await self.attempts.enter(challenge, player_id, entry)
 
     async def new_solo_game(self, player: Player, players: Players, game_id: str) -> None:
         """The player's new game replaces the last one, which counts as played (not won)
@@ -301,7 +302,7 @@ class Careers:
         if previous[0] is None:
             return
         try:
-            stored = await self.games.store.load(previous[0])
+            stored = await self.store.load(previous[0])
         except StoreUnavailable:
             return  # counted when it ends, if it ever does
         if stored is None or stored.version == 0:
@@ -319,7 +320,7 @@ class Careers:
         if player.current_game is None:
             return
         try:
-            stored = await self.games.store.load(player.current_game)
+            stored = await self.store.load(player.current_game)
         except StoreUnavailable:
             return
         if stored is not None and stored.over:

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -24,32 +24,19 @@ from ..games import Games, new_game_id
 from ..protocol import ErrorCode
 from ..store.records import Records
 from . import Players
+from .attempts import (
+    ATTEMPT_TTL_SECONDS,
+    DAILY_MODES,
+    DailyAttempts,
+    attempt_key,
+    challenge_id,
+    end_ms,
+    mode_of,
+)
 from .boards import Boards, rows
 
-# One challenge per game and draw, in the scoring both games offer.
-DAILY_MODES = tuple(m for m in engine.Mode.all() if m.scoring is engine.Scoring.NORMAL)
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DAY_MS = 86_400_000
-_ATTEMPT_TTL_SECONDS = 400 * 86_400
 _CLOSE_WAIT_SECONDS = 2.0
-
-
-def challenge_id(day: dt.date, mode: engine.Mode) -> str:
-    return f"{day.isoformat()}.{mode}"
-
-
-def day_of(challenge: str) -> dt.date:
-    return dt.date.fromisoformat(challenge[:10])
-
-
-def mode_of(challenge: str) -> engine.Mode:
-    return engine.Mode.parse(challenge[11:])
-
-
-def end_ms(day: dt.date) -> int:
-    """Server time (ms) when ``day`` ends, UTC."""
-    start = dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
-    return int(start.timestamp() * 1000) + _DAY_MS
 
 
 class Daily:
@@ -57,20 +44,19 @@ class Daily:
         self,
         games: Games,
         players: Players,
-        boards: Boards,
-        records: Records,
-        clock: Callable[[], float],
+        attempts: DailyAttempts,
         analysis: Analysis,
+        close_attempts: Callable[[str], Coroutine[Any, Any, None]],
     ) -> None:
         self.games = games
         self.players = players
-        self.boards = boards
-        self.records = records
-        self.clock = clock
+        self.attempts = attempts
+        self.boards: Boards = attempts.boards
+        self.records: Records = attempts.records
+        self.clock = attempts.clock
         self.analysis = analysis
-        # Counts a challenge's attempts still open at its end. The careers do that, and
-        # they are built on this object: the lifespan links them once both exist.
-        self.close_attempts: Callable[[str], Coroutine[Any, Any, None]] | None = None
+        # Counts a challenge's attempts still open at its end (the careers do).
+        self.close_attempts = close_attempts
         self._closing: dict[str, asyncio.Task[None]] = {}
 
     def now_ms(self) -> int:
@@ -78,10 +64,6 @@ class Daily:
 
     def today(self) -> dt.date:
         return dt.datetime.fromtimestamp(self.clock(), dt.UTC).date()
-
-    def is_public(self, challenge: str) -> bool:
-        """A challenge's code and ranked games are public once its day is over."""
-        return self.now_ms() >= end_ms(day_of(challenge))
 
     def parse(self, date: str, mode: str) -> tuple[dt.date, engine.Mode]:
         """The day and mode of a challenge that exists (today or earlier), or a typed
@@ -127,8 +109,8 @@ class Daily:
                 "players": await self.boards.size(f"daily:{challenge}"),
             }
             if player is not None:
-                entry["ranked_game_id"] = await from_store(
-                    self.records.get(f"daily-attempt:{challenge}:{player.player_id}")
+                entry["ranked_game_id"] = await self.attempts.ranked_game(
+                    challenge, player.player_id
                 )
             challenges.append(entry)
         next_at = end_ms(today)
@@ -157,16 +139,16 @@ class Daily:
         code = await self.code(challenge)
         game_id = new_game_id()
         ranked = False
-        attempt_key = ""
+        attempt = ""
         if player is not None:
             # The attempt is claimed before the game exists, so that a refused ranked
             # request creates nothing and two requests at once cannot both be ranked.
-            attempt_key = f"daily-attempt:{challenge}:{player.player_id}"
+            attempt = attempt_key(challenge, player.player_id)
             ranked = await from_store(
-                self.records.claim(attempt_key, game_id, ttl_seconds=_ATTEMPT_TTL_SECONDS)
+                self.records.claim(attempt, game_id, ttl_seconds=ATTEMPT_TTL_SECONDS)
             )
         if ranked_only and not ranked:
-            used = await from_store(self.records.get(attempt_key))
+            used = await from_store(self.records.get(attempt))
             raise ServiceError(
                 ErrorCode.DAILY_ATTEMPT_USED,
                 409,
@@ -182,61 +164,13 @@ class Daily:
             )
         except ServiceError:
             if ranked:
-                await from_store(self.records.delete(attempt_key))
+                await from_store(self.records.delete(attempt))
             raise
         return {**created, "challenge_id": challenge, "ranked": ranked}
-
-    async def is_ranked(self, challenge: str, player_id: str, game_id: str) -> bool:
-        attempt = await from_store(self.records.get(f"daily-attempt:{challenge}:{player_id}"))
-        return bool(attempt == game_id)
-
-    async def open_attempt(
-        self, challenge: str, player_id: str, entry: dict[str, Any], rank_score: float
-    ) -> None:
-        """Puts a ranked attempt on the board at its first action, as it stands then:
-        an attempt that never ends still ranks (after every ended one)."""
-        claimed = await from_store(
-            self.records.claim(
-                f"daily-open:{challenge}:{player_id}",
-                orjson.dumps({**entry, "open": True}).decode(),
-                ttl_seconds=_ATTEMPT_TTL_SECONDS,
-            )
-        )
-        if claimed:
-            await from_store(
-                self.records.queue_push(
-                    f"daily-attempts:{challenge}", f"{player_id} {entry['game_id']}"
-                )
-            )
-            await self.boards.add(f"daily:{challenge}", player_id, rank_score)
-
-    async def enter(self, challenge: str, player_id: str, entry: dict[str, Any]) -> None:
-        """Puts a ranked attempt that ended on the challenge's board."""
-        await from_store(
-            self.records.claim(
-                f"daily-entry:{challenge}:{player_id}",
-                orjson.dumps(entry).decode(),
-                ttl_seconds=_ATTEMPT_TTL_SECONDS,
-            )
-        )
-        # The ended attempt's standing replaces the one of its first action.
-        await self.boards.add(f"daily:{challenge}", player_id, entry["rank_score"], replace=True)
-        await from_store(self.records.delete(f"daily-open:{challenge}:{player_id}"))
-
-    async def still_open(self, challenge: str) -> AsyncIterator[tuple[str, str]]:
-        """Once the day is over: each ranked attempt that had not ended, taken once
-        (``player id``, ``game id``) whichever instance asks."""
-        queue = f"daily-attempts:{challenge}"
-        while (item := await from_store(self.records.queue_pop(queue))) is not None:
-            player_id, game_id = item.split(" ", 1)
-            if await from_store(self.records.get(f"daily-open:{challenge}:{player_id}")):
-                yield player_id, game_id
 
     async def _close(self, challenge: str) -> None:
         """Finishes the attempts still open when the day ended (at most once at a time
         per instance; the board waits a little for it)."""
-        if self.close_attempts is None:
-            return
         task = self._closing.get(challenge)
         if task is None:
             task = asyncio.create_task(self.close_attempts(challenge))
@@ -250,13 +184,13 @@ class Daily:
     ) -> dict[str, Any]:
         day, chosen = self.parse(date, mode)
         challenge = challenge_id(day, chosen)
-        public = self.is_public(challenge)
+        public = self.attempts.is_public(challenge)
         if public:
             await self._close(challenge)
         you = await self.players.player_id_of(token) if token else None
         board = await self.boards.view(f"daily:{challenge}", you, top, around, offset)
         members = sorted({row["player_id"] for row in rows(board)})
-        details = await self._entries(challenge, members)
+        details = await self.attempts.entries(challenge, members)
         for row in rows(board):
             detail = orjson.loads(details[row["player_id"]] or "{}")
             row.update({k: v for k, v in detail.items() if k != "rank_score"})
@@ -272,17 +206,3 @@ class Daily:
             "code": code,
             **board,
         }
-
-    async def _entries(self, challenge: str, members: list[str]) -> dict[str, str | None]:
-        """Each member's entry: the ended attempt's, else the open one's."""
-        ended = await from_store(
-            self.records.get_many([f"daily-entry:{challenge}:{m}" for m in members])
-        )
-        details = dict(zip(members, ended, strict=True))
-        missing = [m for m in members if details[m] is None]
-        if missing:
-            opened = await from_store(
-                self.records.get_many([f"daily-open:{challenge}:{m}" for m in missing])
-            )
-            details.update(zip(missing, opened, strict=True))
-        return details

@@ -1,15 +1,16 @@
 """Head-to-head races: every player gets a game of the same deal, started together.
 
-``Races`` is what the routes, the WebSocket and ``Games`` use; its ``lobby`` (creating,
-joining, getting ready, the start, the rematch) is in ``lobby.py``; reading and changing
-the race document in the store, the messages its changes push and the timers in
-``updates.py``; the status, the public view and the ranking, computed without I/O, in
+``Races`` is what the routes and the WebSocket use; its ``lobby`` (creating, joining,
+getting ready, the start, the rematch) is in ``lobby.py``; what ``Games`` asks of a race
+game (may it be played now, what its actions change, who may read it) in ``gate.py``;
+reading and changing the race document in the store, the messages its changes push and
+the timers in ``updates.py``; the status, the public view and the ranking, computed without I/O, in
 ``results.py``. The document's fields are ``RaceDocument`` (``store/race_document.py``).
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import engine
@@ -17,7 +18,6 @@ from ..analysis import Analysis
 from ..config import Settings
 from ..errors import ServiceError
 from ..games import Games
-from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
 from ..store.race_document import RaceDocument
 from .lobby import RaceLobby, find_player, you
@@ -25,23 +25,23 @@ from .results import status
 from .updates import RaceUpdates
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def _clock() -> int:
-    # Looked up by name at every call: replacing ``now_ms`` moves the time of every part
-    # of the races at once.
-    return now_ms()
-
-
 class Races:
-    """Race logic; also the ``RaceHooks`` through which ``Games`` asks about race games."""
+    """Race logic for the routes and the WebSocket; what ``Games`` asks of a race game is
+    the ``RaceGate`` it was handed, which shares these race documents (``updates``)."""
 
-    def __init__(self, games: Games, settings: Settings, analysis: Analysis) -> None:
+    def __init__(
+        self,
+        games: Games,
+        updates: RaceUpdates,
+        settings: Settings,
+        analysis: Analysis,
+        clock: Callable[[], int],
+    ) -> None:
         self.games = games
-        self.updates = RaceUpdates(games, _clock)
-        self.lobby = RaceLobby(self.updates, games, settings, analysis)
+        self.updates = updates
+        # Milliseconds of server time.
+        self.clock = clock
+        self.lobby = RaceLobby(updates, games, settings, analysis)
 
     async def close(self) -> None:
         await self.updates.close()
@@ -51,7 +51,7 @@ class Races:
     async def state(self, race_id: str, token: str | None = None) -> dict[str, Any]:
         updates = self.updates
         (_, doc), progress = await updates.load_settled(race_id)
-        if status(doc, now_ms()) == "running" and doc.ends_at and now_ms() >= doc.ends_at:
+        if status(doc, self.clock()) == "running" and doc.ends_at and self.clock() >= doc.ends_at:
             doc, _ = await updates.update(race_id, lambda d, at: True)
             view = await updates.view(doc)
         else:
@@ -73,7 +73,7 @@ class Races:
         read = await self.updates.load(race_id)
         doc = read[1]
         player = find_player(doc, token)
-        race_status = status(doc, now_ms())
+        race_status = status(doc, self.clock())
         if race_status == "finished":
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race is over")
         if race_status != "running":
@@ -107,54 +107,3 @@ class Races:
         if token is not None:
             message["you"] = you(find_player(doc, token))
         return message, stored.version
-
-    # ------------------------------------------------------------------ hooks for Games
-
-    async def gate(self, race_id: str, game_id: str, earlier: RaceRead | None = None) -> RaceRead:
-        read = earlier if earlier is not None else await self.updates.load(race_id)
-        doc = read[1]
-        at = now_ms()
-        race_status = status(doc, at)
-        if race_status in ("lobby", "countdown"):
-            raise ServiceError(ErrorCode.RACE_NOT_STARTED, 409, "the race has not started yet")
-        player = doc.player_of_game(game_id)
-        if race_status == "finished" or player.state == "resigned":
-            raise ServiceError(ErrorCode.RACE_OVER, 409, "the race is over for this game")
-        if doc.ends_at is not None and at >= doc.ends_at:
-            await self.updates.expire(race_id)
-            raise ServiceError(ErrorCode.RACE_OVER, 409, "the race's time is up")
-        return read
-
-    async def after_action(
-        self, race_id: str, game_id: str, game: engine.Klondike, gate_read: RaceRead | None
-    ) -> None:
-        player_id = self.updates.player_of_game.get(game_id, (race_id, ""))[1]
-        ending = "won" if game.won else "resigned" if game.resigned else None
-
-        def settle(doc: RaceDocument, at: int) -> bool:
-            changed = False
-            if doc.finished_at is not None and doc.result is not None:
-                # An action that passed the gate just before the end was committed after
-                # the result was computed: publish the result again so record and figures
-                # agree.
-                doc.result = None
-                changed = True
-            if ending is not None and doc.player_of_game(game_id).end(ending, at):
-                changed = True
-            return changed
-
-        # One update for both: the result of a race this action ends is computed once.
-        await self.updates.update(race_id, settle, {game_id: game}, gate_read)
-        await self.updates.publish_progress(race_id, player_id, ending, game)
-
-    async def stage(self, race_id: str) -> str:
-        try:
-            _, doc = await self.updates.load(race_id)
-        except ServiceError as exc:
-            if exc.code is ErrorCode.NOT_FOUND:
-                return "finished"  # a race that expired leaves its games public
-            raise
-        at = now_ms()
-        if doc.finished_at is None and doc.ends_at is not None and at >= doc.ends_at:
-            doc, _ = await self.updates.update(race_id, lambda d, _: d.finished_at is None)
-        return status(doc, at)

@@ -18,11 +18,10 @@ from typing import Any
 import orjson
 
 from .. import engine
-from ..errors import ServiceError, from_store
-from ..games import Games
+from ..errors import ServiceError, StoreRefusal, from_store
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
-from ..store import CommitStatus, StoreUnavailable, race_topic
+from ..store import CommitStatus, Store, StoreUnavailable, race_topic
 from ..store.race_document import RaceDocument
 from ..store.versioned import compare_and_set
 from ..support.tasks import cancel_and_wait
@@ -44,9 +43,10 @@ def figures(standing: engine.Standing) -> dict[str, Any]:
 
 
 class RaceUpdates:
-    def __init__(self, games: Games, clock: Callable[[], int]) -> None:
-        self.games = games
-        self.store = games.store
+    def __init__(self, store: Store, refusal: StoreRefusal, clock: Callable[[], int]) -> None:
+        self.store = store
+        # The games layer's answer to an unreachable store: races meet the same outages.
+        self.refusal = refusal
         # Milliseconds of server time.
         self.clock = clock
         self._timers: set[asyncio.Task[None]] = set()
@@ -60,7 +60,7 @@ class RaceUpdates:
     # ------------------------------------------------------------------ documents
 
     async def load(self, race_id: str) -> RaceRead:
-        stored = await from_store(self.store.load_race(race_id), self.games.store_refusal)
+        stored = await from_store(self.store.load_race(race_id), self.refusal)
         if stored is None:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
         doc = RaceDocument.parse(stored.doc)
@@ -102,7 +102,7 @@ class RaceUpdates:
 
     async def _last_action_at(self, game_id: str) -> int | None:
         """The server time of the game's latest action, if its log keeps it."""
-        refusal = self.games.store_refusal
+        refusal = self.refusal
         stored = await from_store(self.store.load(game_id), refusal)
         actions = await from_store(self.store.timed_actions(game_id), refusal)
         if stored is None or not stored.created_ms or not actions or actions[-1][1] is None:
@@ -159,7 +159,7 @@ class RaceUpdates:
                     orjson.dumps(message),
                     over=doc.finished_at is not None,
                 ),
-                self.games.store_refusal,
+                self.refusal,
             )
             if result.status is CommitStatus.MISSING:
                 raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
@@ -200,9 +200,7 @@ class RaceUpdates:
         ]
         found: dict[str, tuple[Any, list[str] | None]] = {}
         if wanted:
-            loaded = await from_store(
-                self.store.load_many(wanted, with_actions), self.games.store_refusal
-            )
+            loaded = await from_store(self.store.load_many(wanted, with_actions), self.refusal)
             found = dict(zip(wanted, loaded, strict=True))
         progress: dict[str, dict[str, Any]] = {}
         logs: dict[str, list[str]] = {}

@@ -20,7 +20,6 @@ from typing import Any
 import anyio
 
 from service import engine
-from service import races as races_module
 from service.engine import Move, PileKind
 from tests.support import CheckedClient, CheckedWebSocket, auth, check_server_message, hello
 
@@ -214,18 +213,26 @@ def peers(client: CheckedClient, *labels: str) -> Iterator[list[Peer]]:
 
 
 class Clock:
-    """Moves the races' time source (``service.races.now_ms``) forward on demand, or
-    holds it still."""
+    """A service's time (``service_client(clock=...)``) that a test moves forward on
+    demand, or holds still; it reads in seconds, like ``time.time``, and is moved in the
+    milliseconds races speak."""
 
     def __init__(self) -> None:
         self.offset_ms = 0
         self.held_at: int | None = None
-        self._real = races_module.now_ms
 
-    def __call__(self) -> int:
+    @staticmethod
+    def _real() -> int:
+        return int(time.time() * 1000)
+
+    def ms(self) -> int:
+        """The time in milliseconds, as races give it."""
         if self.held_at is not None:
             return self.held_at
         return self._real() + self.offset_ms
+
+    def __call__(self) -> float:
+        return self.ms() / 1000
 
     def jump_past(self, at_ms: int, margin_ms: int = 1000) -> None:
         self.offset_ms = max(self.offset_ms, at_ms - self._real() + margin_ms)
@@ -233,7 +240,7 @@ class Clock:
     def hold(self) -> None:
         """Stops the races' time where it is: until ``release``, a countdown started now
         never runs out, however long the test's steps take."""
-        self.held_at = self()
+        self.held_at = self.ms()
 
     def release(self) -> None:
         """Lets the races' time run on from where it was held."""

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from service import engine
-from service import races as races_module
 from tests.races.race_support import (
     Clock,
     Frame,
@@ -67,11 +66,10 @@ def test_three_players_race_to_the_end(store_url: str, monkeypatch: pytest.Monke
     code, line = solvable_tf_deal()
     monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(code))
     clock = Clock()
-    monkeypatch.setattr(races_module, "now_ms", clock)
     bob_line = _first_foundation_prefix(code, line)
     cy_line = ["d"]
 
-    with service_client(store_url, race_countdown_seconds=COUNTDOWN) as client:
+    with service_client(store_url, clock=clock, race_countdown_seconds=COUNTDOWN) as client:
         ann = create_race(
             client, "Ann", game="TF", draw=1, max_players=3, time_limit_seconds=TIME_LIMIT
         )
@@ -154,7 +152,7 @@ def test_three_players_race_to_the_end(store_url: str, monkeypatch: pytest.Monke
                 headers=auth(ann["player_token"]),
             )
             early_read = client.get(f"/games/{ann['game_id']}", headers=auth(ann["player_token"]))
-            assert races_module.now_ms() < start_at
+            assert clock.ms() < start_at
             assert early["type"] == "error" and early["code"] == "race_not_started", early
             assert early_action["type"] == "error", early_action
             assert early_action["code"] in ("race_not_started", "not_subscribed"), early_action

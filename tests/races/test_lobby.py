@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 import redis as redis_client
 
-from service import races as races_module
 from tests.races.race_support import (
     Clock,
     create_race,
@@ -126,11 +125,13 @@ def test_ready_unready_and_start_when_all_ready(race_client: CheckedClient) -> N
         _expect(race_post(race_client, race_id, "start", ann["player_token"]), 409, "race_started")
 
 
-def test_only_the_host_starts_even_with_players_not_ready(
-    race_client: CheckedClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_only_the_host_starts_even_with_players_not_ready(store_url: str) -> None:
     clock = Clock()
-    monkeypatch.setattr(races_module, "now_ms", clock)
+    with service_client(store_url, clock=clock, race_countdown_seconds=0.2) as race_client:
+        _only_the_host_starts(race_client, clock)
+
+
+def _only_the_host_starts(race_client: CheckedClient, clock: Clock) -> None:
     ann = create_race(race_client, "Ann")
     bob = join_race(race_client, ann["join_code"], "Bob")
     race_id = ann["race_id"]

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from service import races as races_module
 from service.store import StoreUnavailable
 from tests.races.race_support import (
     Clock,
@@ -116,8 +115,7 @@ def test_an_action_crossing_the_time_limit_is_in_the_result_or_refused(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = Clock()
-    monkeypatch.setattr(races_module, "now_ms", clock)
-    with service_client(store_url, race_countdown_seconds=0.2) as client:
+    with service_client(store_url, clock=clock, race_countdown_seconds=0.2) as client:
         ann = create_race(client, "Ann", time_limit_seconds=30)
         bob = join_race(client, ann["join_code"], "Bob")
         race_id = ann["race_id"]
@@ -163,8 +161,7 @@ def test_an_action_after_the_time_limit_is_refused_and_ends_the_race(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = Clock()
-    monkeypatch.setattr(races_module, "now_ms", clock)
-    with service_client(store_url, race_countdown_seconds=0.2) as client:
+    with service_client(store_url, clock=clock, race_countdown_seconds=0.2) as client:
         ann = create_race(client, "Ann", time_limit_seconds=30)
         bob = join_race(client, ann["join_code"], "Bob")
         race_id = ann["race_id"]
@@ -192,8 +189,7 @@ def test_the_running_push_comes_even_if_the_timer_fires_early(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = Clock()
-    monkeypatch.setattr(races_module, "now_ms", clock)
-    with service_client(store_url, race_countdown_seconds=0.3) as client:
+    with service_client(store_url, clock=clock, race_countdown_seconds=0.3) as client:
         ann = create_race(client, "Ann")
         join_race(client, ann["join_code"], "Bob")
         race_id = ann["race_id"]

@@ -8,6 +8,8 @@ creates every player's game) and played from both.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service import engine
@@ -36,7 +38,7 @@ def _progress(frames: list[Frame], race_id: str, player_id: str) -> list[int]:
 def test_a_race_across_two_instances(clean_redis: str, monkeypatch: pytest.MonkeyPatch) -> None:
     code, line = solvable_tf_deal()
     monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(code))
-    settings = {"race_countdown_seconds": 0.3}
+    settings: dict[str, Any] = {"race_countdown_seconds": 0.3}
     with (
         service_client(clean_redis, **settings) as one,
         service_client(clean_redis, **settings) as two,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,11 +14,21 @@ import anyio
 import jsonpatch
 
 from service import engine
+from service.app import assemble
+from service.config import Settings
 from service.engine import Move, PileKind
+from service.games import Games
 from service.protocol import action_object
+from service.store import Store
+from service.support.metrics import Metrics
 from tests.support import CheckedClient, CheckedWebSocket, auth, check_server_message
 
 RECEIVE_TIMEOUT = 10.0
+
+
+def games_on(store: Store, settings: Settings) -> Games:
+    """The games of a service on ``store``, with every part they call back."""
+    return assemble(store, settings, Metrics(), time.time).games
 
 
 # --------------------------------------------------------------------------- WebSocket reads

@@ -176,7 +176,11 @@ def test_a_websocket_resume_over_the_page_limit_waits_instead_of_failing(
     resume goes on more slowly, it is not refused."""
     # A slow refill, so that the HTTP requests below meet an empty bucket however slowly
     # a loaded machine serves them.
-    limits = {"changes_page_size": 20, "changes_rate_per_second": 0.5, "changes_burst": 2}
+    limits: dict[str, Any] = {
+        "changes_page_size": 20,
+        "changes_rate_per_second": 0.5,
+        "changes_burst": 2,
+    }
     with service_client(store_url, **limits) as client:
         created, changes = play(client, 60)
         game_id = created["game_id"]

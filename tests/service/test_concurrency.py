@@ -22,6 +22,7 @@ from tests.service.helpers import (
     View,
     act,
     drain_to,
+    games_on,
     greet,
     ping,
     post_action,
@@ -171,7 +172,7 @@ async def test_two_instances_and_many_tasks_on_one_game(store_url: str) -> None:
     if second_store is not first_store:
         await second_store.open()
     try:
-        first, second = Games(first_store, settings), Games(second_store, settings)
+        first, second = games_on(first_store, settings), games_on(second_store, settings)
         created = await first.create("DS", 1, "normal", None)
         game_id, token = created["game_id"], created["player_token"]
         collector = Collector()
@@ -229,7 +230,7 @@ async def test_a_stale_instance_retries_on_conflict(clean_redis: str) -> None:
     for store in stores:
         await store.open()
     try:
-        first, second = (Games(store, settings) for store in stores)
+        first, second = (games_on(store, settings) for store in stores)
         created = await first.create("DS", 1, "normal", "DS1-D1N-AAAAAAB")
         game_id, token = created["game_id"], created["player_token"]
         mirror = engine.new_game("DS1-D1N-AAAAAAB")
@@ -383,7 +384,7 @@ async def test_an_action_cancelled_before_its_commit_leaves_no_trace(store_url: 
     store = open_store(settings)
     await store.open()
     try:
-        games = Games(store, settings)
+        games = games_on(store, settings)
         created = await games.create("DS", 1, "normal", "DS1-D1N-AAAAAAB")
         game_id, token = created["game_id"], created["player_token"]
         commit = store.commit

@@ -14,29 +14,44 @@ from service import engine
 from service.config import Settings
 from service.errors import ServiceError
 from service.games import Games
+from service.games.hooks import PlayerHooks
 from service.protocol import ErrorCode
 from service.store import open_store
+from tests.service.helpers import games_on as service_games_on
 from tests.service.helpers import replay
 
 CODE = "TF1-D1N-AAAAAAB"
 
 
 @asynccontextmanager
-async def games_on(store_url: str) -> AsyncIterator[Games]:
+async def games_on(store_url: str, records: PlayerHooks) -> AsyncIterator[Games]:
+    """Games whose players' records are ``records``."""
     settings = Settings(store_url=store_url)
     store = open_store(settings)
     await store.open()
+    races = service_games_on(store, settings).races
     try:
-        yield Games(store, settings)
+        yield Games(store, settings, races=races, players=records)
     finally:
         await store.close()
+
+
+class Records:
+    """What a player's records are asked besides the first and last actions: nothing in
+    these games, which belong to no daily challenge."""
+
+    async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
+        raise AssertionError("no daily challenge here")
+
+    def challenge_public(self, challenge: str) -> bool:
+        raise AssertionError("no daily challenge here")
 
 
 def after_one_draw() -> str:
     return replay(CODE, ["d"]).serialize()
 
 
-class HeldRecords:
+class HeldRecords(Records):
     """A player's records that hear of a game's first action only once released."""
 
     def __init__(self) -> None:
@@ -62,7 +77,6 @@ async def cancelled_while_telling(games: Games, records: HeldRecords) -> tuple[s
     the records are being told of it."""
     created = await games.create("TF", 1, "normal", CODE, player_id="p1")
     game_id, token = created["game_id"], created["player_token"]
-    games.players = records  # type: ignore[assignment]
     cancelled = asyncio.create_task(games.act(game_id, token, engine.Draw()))
     await records.waiting.wait()
     cancelled.cancel()
@@ -77,8 +91,8 @@ async def test_a_committed_action_is_told_of_though_its_caller_is_cancelled(
     """A connection that goes away after its action is committed cancels the action's
     caller, not what the player's records and race must hear of the action; the game's
     next action waits for it, so they hear of the actions in order."""
-    async with games_on(store_url) as games:
-        records = HeldRecords()
+    records = HeldRecords()
+    async with games_on(store_url, records) as games:
         game_id, token = await cancelled_while_telling(games, records)
         stored = await games.store.load(game_id)
         assert stored is not None and stored.version == 1
@@ -93,15 +107,15 @@ async def test_a_committed_action_is_told_of_though_its_caller_is_cancelled(
 
 
 async def test_closing_lets_the_telling_of_a_cancelled_caller_end(store_url: str) -> None:
-    async with games_on(store_url) as games:
-        records = HeldRecords()
+    records = HeldRecords()
+    async with games_on(store_url, records) as games:
         await cancelled_while_telling(games, records)
         asyncio.get_running_loop().call_soon(records.release.set)
         await games.close()
         assert records.heard == [after_one_draw()]
 
 
-class RecordsUnreachableOnce:
+class RecordsUnreachableOnce(Records):
     """A player's records that cannot be reached the first time they are told of a game."""
 
     def __init__(self) -> None:
@@ -126,9 +140,8 @@ async def test_the_latest_action_sent_again_is_told_of_again(store_url: str) -> 
     """An action committed whose telling failed is answered with an error; the client
     sends it again with the same request id, and the duplicate's answer tells again,
     so the records (or the race) hear of it. Only the latest action is told again."""
-    async with games_on(store_url) as games:
-        records = RecordsUnreachableOnce()
-        games.players = records  # type: ignore[assignment]
+    records = RecordsUnreachableOnce()
+    async with games_on(store_url, records) as games:
         created = await games.create("TF", 1, "normal", CODE, player_id="p1")
         game_id, token = created["game_id"], created["player_token"]
         with pytest.raises(ServiceError) as refused:

@@ -43,7 +43,7 @@ def assert_error(
 
 
 def test_welcome_repeats_the_connection_limits(store_url: str) -> None:
-    limits = {
+    limits: dict[str, Any] = {
         "max_frame_bytes": 2048,
         "max_subscriptions": 3,
         "rate_per_second": 50.0,
