@@ -31,8 +31,9 @@ from .http import MAX_BODY_BYTES, problem
 from .players import Players
 from .players.attempts import DAILY_MODES, DailyAttempts
 from .players.boards import Boards
-from .players.careers import Careers, Results
+from .players.careers import Careers
 from .players.daily import Daily
+from .players.stats import Results
 from .protocol import ErrorCode
 from .races import Races
 from .races.gate import RaceGate
@@ -152,9 +153,10 @@ def assemble(
     analysis = Analysis(store.records, settings)
     race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms)
     boards = Boards(store.records)
-    results = Results(store.records, clock)
+    results = Results(store.records)
     attempts = DailyAttempts(store.records, boards, clock)
-    careers = Careers(results, attempts, store, analysis, settings.game_ttl_seconds)
+    players = Players(store.records, settings, clock)
+    careers = Careers(results, attempts, players, store, analysis, settings)
     games = Games(
         store,
         settings,
@@ -163,7 +165,6 @@ def assemble(
         metrics=metrics,
         clock=clock,
     )
-    players = Players(store.records, settings)
     return Parts(
         analysis=analysis,
         games=games,
@@ -172,8 +173,8 @@ def assemble(
         boards=boards,
         results=results,
         careers=careers,
-        daily=Daily(games, players, attempts, analysis, careers.close_attempts),
-        hints=Hints(games, analysis, attempts),
+        daily=Daily(games, players, attempts, analysis, careers),
+        hints=Hints(games, analysis),
     )
 
 

@@ -61,6 +61,22 @@ class Settings(BaseSettings):
         3.0, gt=0, description="CPU seconds for each verdict of 'was it winnable?'."
     )
     solver_processes: int = Field(1, ge=1, description="Worker processes that run the solver.")
+    pace_burst_actions: int = Field(
+        8, ge=0, description="Actions in a row, each soon after the last, that no person makes."
+    )
+    pace_burst_gap_ms: int = Field(100, gt=0, description="What 'soon' means for a burst (ms).")
+    pace_min_moves: int = Field(
+        20, gt=0, description="Card moves a game needs before its pace counts."
+    )
+    pace_median_ms: int = Field(
+        150, ge=0, description="A median time before card moves under this is no person's pace."
+    )
+    board_min_account_hours: float = Field(
+        24.0, ge=0, description="Age an account needs before it stands on public boards."
+    )
+    board_min_games: int = Field(
+        5, ge=0, description="Counted games an account needs before it stands on public boards."
+    )
     players_per_hour: int = Field(
         30, gt=0, description="Players one client address may create in an hour."
     )

@@ -16,7 +16,6 @@ from . import engine
 from .analysis import Analysis
 from .errors import ServiceError, from_store
 from .games import Games
-from .players.attempts import DailyAttempts
 from .protocol import ErrorCode, action_object
 
 
@@ -25,10 +24,9 @@ def hints_not_allowed(where: str) -> ServiceError:
 
 
 class Hints:
-    def __init__(self, games: Games, analysis: Analysis, attempts: DailyAttempts) -> None:
+    def __init__(self, games: Games, analysis: Analysis) -> None:
         self.games = games
         self.analysis = analysis
-        self.attempts = attempts
 
     async def used(self, game_id: str) -> int:
         tally = self.games.store.tally(f"hints:{game_id}", 1, add=0)
@@ -38,9 +36,9 @@ class Hints:
         stored = await self.games.load_for_player(game_id, token)
         if stored.race_id:
             raise hints_not_allowed("during a race")
-        if stored.challenge and await self.attempts.is_ranked(
-            stored.challenge, stored.player_id, game_id
-        ):
+        if stored.challenge:
+            # Every game of a challenge is a ranked attempt (fail closed: whatever its
+            # records say), and none is played once its day is over.
             raise hints_not_allowed("in a ranked daily attempt")
         if stored.over:
             used = await self.used(game_id)  # answered game_over, not counted

@@ -251,6 +251,9 @@ def service_client(
         "winnable_pool_size": 0,
         "http_write_rate_per_second": 1000,
         "http_write_burst": 1000,
+        # Every player stands on public boards at once, unless a test says otherwise.
+        "board_min_account_hours": 0,
+        "board_min_games": 0,
         "changes_rate_per_second": 1000,
         "changes_burst": 1000,
         **overrides,

@@ -57,6 +57,7 @@ HTTP_ONLY_CODES = {
     "game_not_over",
     "bad_name",
     "daily_attempt_used",
+    "already_in_race",
     "winnable_pool_empty",
 }
 
@@ -220,11 +221,9 @@ def test_subscribe_answers_the_errors_it_documents() -> None:
     with players_client("memory://", FakeClock()) as client:
         player = client.post("/players", json={"name": "Ada"}).json()["player_token"]
         daily = client.post("/daily/2026-12-01/TF.D1N/games", headers=auth(player)).json()
-        practice = client.post("/daily/2026-12-01/TF.D1N/games").json()
         race = client.post("/races", json={"name": "Bo", "game": "TF"}).json()
         cases = [
             ("daily_running", {"game_id": daily["game_id"]}),
-            ("daily_running", {"game_id": practice["game_id"]}),
             ("race_not_started", {"game_id": race["game_id"], "token": race["player_token"]}),
             ("unauthorized", {"game_id": daily["game_id"], "token": race["player_token"]}),
             ("not_found", {"game_id": "no-such-game"}),

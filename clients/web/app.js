@@ -228,7 +228,8 @@ export class App {
       return;
     }
     leaveRace(this, { quiet: true });
-    this.startedAt = Date.now();
+    // The clock runs from the deal (the server's `clock_started_at`), whatever the delay.
+    this.startedAt = Date.now() - (created.server_time - created.clock_started_at);
     this.stoppedAt = null;
     save(
       STORE_GAME,

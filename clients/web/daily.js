@@ -1,8 +1,10 @@
 // @ts-check
 // The daily page: today's challenges with the time to the next ones, a button to play
-// each (the first game is the ranked attempt, later ones practice) and each board.
+// each (a player's one ranked attempt: the day's deal has no practice until the day is
+// over) and each board, with your own attempt when it is not on it.
 
 import { dailyBoard, dailyOverview, playDaily } from "./api-players.js";
+import { playerToken } from "./player-store.js";
 import { clock, fill, finishTime, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, modeLabel } from "./pages.js";
@@ -31,6 +33,19 @@ function boardRow(row, mine) {
     h("td", {}, row.foundations ?? "—"), h("td", { class: "moves" }, row.moves ?? "—"), h("td", {}, replayLink));
 }
 
+/**
+ * Your own attempt when the board does not show it: unverified (played faster than a
+ * person plays), or you are not on public boards yet (a new account).
+ * @param {DailyBoard} board
+ */
+function offBoard(board) {
+  const mine = board.mine;
+  if (!mine || mine.on_board) return null;
+  const why = mine.off_board === "unverified" ? t("daily_unverified") : t("daily_not_eligible");
+  return h("p", { class: "hint", "data-testid": "daily-off-board", "data-reason": mine.off_board ?? "" },
+    why, mine.off_board_detail ? ` (${mine.off_board_detail})` : "");
+}
+
 /** @param {DailyBoard} board */
 function boardTable(board) {
   const mineId = board.you?.player_id;
@@ -53,14 +68,20 @@ function boardTable(board) {
  * @param {HTMLElement} error
  */
 async function challengeCard(challenge, error) {
-  const ranked = !challenge.ranked_game_id;
-  const play = h("button", { type: "button", class: ranked ? "primary" : "", "data-testid": "daily-play" },
-    ranked ? t("daily_play_ranked") : t("daily_play_practice"));
+  const made = Boolean(challenge.ranked_game_id);
+  const signedIn = playerToken() !== null;
+  const label = made ? t("daily_attempt_made") : signedIn ? t("daily_play_ranked") : t("daily_needs_player");
+  const play = h("button", {
+    type: "button", class: made || !signedIn ? "" : "primary", "data-testid": "daily-play",
+    disabled: made || !signedIn ? true : null,
+  }, label);
   play.addEventListener("click", async () => {
     try {
       const game = await playDaily(challenge.date, challenge.mode);
+      // The clock runs from the deal, on the server's time: the same instant here.
+      const startedAt = Date.now() - (game.server_time - game.clock_started_at);
       localStorage.setItem(STORE_GAME, JSON.stringify({
-        game_id: game.game_id, token: game.player_token, code: game.code ?? "", started_at: Date.now(),
+        game_id: game.game_id, token: game.player_token, code: game.code ?? "", started_at: startedAt,
       }));
       // The page picks the saved game up on load, as after any reload.
       location.assign(location.pathname);
@@ -70,15 +91,18 @@ async function challengeCard(challenge, error) {
     }
   });
   let board;
+  let mine = null;
   try {
-    board = boardTable(await dailyBoard(challenge.date, challenge.mode));
+    const read = await dailyBoard(challenge.date, challenge.mode);
+    board = boardTable(read);
+    mine = offBoard(read);
   } catch (err) {
     board = h("p", { class: "form-error" }, errorText(err));
   }
   return h("section", { class: "daily-card", "data-testid": "daily-challenge", "data-mode": challenge.mode },
     h("h3", {}, modeLabel(challenge.mode)),
     h("p", { class: "hint" }, `${t("daily_players")}: ${challenge.players}`),
-    play, board);
+    play, mine, board);
 }
 
 /**
@@ -102,7 +126,7 @@ async function pastBoards(date, modes) {
       try {
         const board = await dailyBoard(date, mode);
         return h("section", { class: "daily-card", "data-testid": "daily-past", "data-mode": mode },
-          h("h3", {}, modeLabel(mode)), boardTable(board));
+          h("h3", {}, modeLabel(mode)), offBoard(board), boardTable(board));
       } catch {
         return null; // a day before the service kept boards
       }

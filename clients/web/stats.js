@@ -70,6 +70,25 @@ export function chart(modes) {
 /** @param {number | null | undefined} value */
 const show = (value) => (value === null || value === undefined ? "—" : String(value));
 
+/**
+ * What only the player sees: whether they stand on public boards, and their games played
+ * faster than a person plays (counted here, kept off the boards).
+ * @param {import("./types.js").PlayerStats} stats
+ */
+function standing(stats) {
+  const boards = stats.boards;
+  const flagged = stats.unverified_games ?? [];
+  return h("div", { class: "hint", "data-testid": "stats-standing" },
+    boards && !boards.eligible
+      ? h("p", { "data-testid": "stats-not-eligible" }, t("stats_not_eligible"), boards.reason ? ` (${boards.reason})` : "")
+      : null,
+    flagged.length
+      ? h("div", { "data-testid": "stats-unverified" }, h("p", {}, t("stats_unverified")),
+        h("ul", {}, flagged.map((game) =>
+          h("li", { "data-game": game.game_id }, `${modeLabel(game.mode)}: ${game.detail ?? game.reason}`))))
+      : null);
+}
+
 /** @param {HTMLElement} root */
 export async function showStats(root) {
   if (!savedPlayer()) {
@@ -105,6 +124,7 @@ export async function showStats(root) {
               h("td", {}, s.best_time_ms === null ? "—" : clock(s.best_time_ms)),
               h("td", {}, show(s.fewest_moves)), h("td", {}, show(s.best_score)),
               h("td", {}, s.bankroll === null || s.bankroll === undefined ? "—" : `$${s.bankroll}`)))))),
+      standing(stats),
       chart(modes));
   } catch (error) {
     fill(root, h("h2", {}, t("stats_title")), h("p", { class: "form-error", "data-testid": "page-error" }, errorText(error)));

@@ -14,7 +14,6 @@ import asyncio
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
 
 import orjson
 
@@ -33,18 +32,15 @@ from ..store import (
     CommitResult,
     CommitStatus,
     Store,
-    StoredGame,
     StoreUnavailable,
-    hash_token,
     log_entry,
 )
-from ..support.ids import new_id
 from ..support.locks import KeyedLocks
 from ..support.metrics import Metrics
 from .changes import Applied, build_change
+from .creation import GameCreation
 from .hooks import PlayerHooks, RaceHooks, RaceRead
-from .live import LiveGame, LiveGames
-from .reads import GameReads
+from .live import LiveGame
 from .telling import EARLIER_WAIT_SECONDS, Telling
 
 _COMMIT_ATTEMPTS = 8
@@ -59,11 +55,7 @@ def _stale_version(version: int, expected_version: int) -> ServiceError:
     )
 
 
-def new_game_id() -> str:
-    return new_id(16)
-
-
-class Games(GameReads):
+class Games(GameCreation):
     def __init__(
         self,
         store: Store,
@@ -77,101 +69,12 @@ class Games(GameReads):
         super().__init__(
             store, settings, races=races, players=players, metrics=metrics, clock=clock
         )
-        self._live = LiveGames()
         self._locks = KeyedLocks()
         self._telling = Telling(self, self._live)
 
     def _log_entry(self, notation: str, created_ms: int) -> str:
         """The log keeps each action's time after the game's creation, for replays."""
         return log_entry(notation, self.now_ms() - created_ms) if created_ms else notation
-
-    # ------------------------------------------------------------------ creation
-
-    async def create(
-        self,
-        game: str,
-        draw: int,
-        scoring: str,
-        code_text: str | None,
-        secret: bool = False,
-        player_id: str = "",
-    ) -> dict[str, Any]:
-        """A new game: the deal of ``code_text``, or a random one (from a secret seed, whose
-        code is withheld until the game is over, when ``secret``)."""
-        try:
-            if code_text is not None:
-                code = engine.GameCode.parse(code_text)
-            else:
-                deal = engine.GameCode.random_secret if secret else engine.GameCode.random
-                code = deal(engine.GameKind(game), draw, engine.Scoring(scoring))
-        except engine.InvalidCodeError as exc:
-            raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
-        return await self.create_from(code, hidden=secret, player_id=player_id)
-
-    async def create_from(
-        self,
-        code: engine.GameCode,
-        *,
-        hidden: bool = False,
-        player_id: str = "",
-        challenge: str = "",
-        game_id: str = "",
-    ) -> dict[str, Any]:
-        """A new game of ``code``; a ``hidden`` code is shown once the game is over."""
-        state = engine.new_game(code)
-        game_id = game_id or new_game_id()
-        token = new_id(32)
-        stored = StoredGame(
-            game_id,
-            0,
-            state.serialize(),
-            hash_token(token),
-            str(code),
-            player_id=player_id,
-            challenge=challenge,
-            hidden=hidden,
-            created_ms=self.now_ms(),
-        )
-        await from_store(self.store.create(stored), self.store_refusal)
-        live = LiveGame(
-            0,
-            state,
-            stored.token_hash,
-            player_id=player_id,
-            challenge=challenge,
-            created_ms=stored.created_ms,
-        )
-        self._live.remember(game_id, live)
-        self.metrics.games_created.labels(code.game.value).inc()
-        return {
-            "game_id": game_id,
-            "player_token": token,
-            "code": None if hidden else str(code),
-            "version": 0,
-            "state": state.public_view(),
-        }
-
-    async def create_race_game(
-        self,
-        game_id: str,
-        code: engine.GameCode,
-        token_hash: str,
-        race_id: str,
-        player_id: str = "",
-    ) -> None:
-        state = engine.new_game(code)
-        stored = StoredGame(
-            game_id,
-            0,
-            state.serialize(),
-            token_hash,
-            str(code),
-            race_id=race_id,
-            player_id=player_id,
-            created_ms=self.now_ms(),
-        )
-        await from_store(self.store.create(stored), self.store_refusal)
-        self.metrics.games_created.labels(code.game.value).inc()
 
     # ------------------------------------------------------------------ writes
 

@@ -37,12 +37,8 @@ class RaceHooks(Protocol):
 
 
 class PlayerHooks(Protocol):
-    """What the players' layer counts: a game's first action (its clock starts) and the
-    end of a game that belongs to a player."""
-
-    async def first_action(
-        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
-    ) -> None: ...
+    """What the players' layer counts: the end of a game that belongs to a player (its
+    clock ran from its creation, which the game's log times every action from)."""
 
     async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
         """Refuses an action on a ranked daily attempt whose day is over."""

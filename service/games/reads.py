@@ -108,9 +108,16 @@ class GameReads:
     async def _race_stage(self, race_id: str) -> str:
         return await self.races.stage(race_id)
 
-    async def snapshot(self, game_id: str, token: str | None = None) -> tuple[int, dict[str, Any]]:
+    async def snapshot(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        """The game's public state, with the moment it was dealt (its clock's origin)."""
         stored = await self._readable(game_id, token)
-        return stored.version, engine.deserialize(stored.state).public_view()
+        return {
+            "game_id": game_id,
+            "version": stored.version,
+            "state": engine.deserialize(stored.state).public_view(),
+            "clock_started_at": stored.created_ms or None,
+            "server_time": self.now_ms(),
+        }
 
     async def legal_actions(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         stored = await self._readable(game_id, token)

@@ -37,7 +37,7 @@ class Telling:
         about 8 µs)."""
         if live.race_id:
             return True
-        return bool(live.player_id) and (live.version == 1 or live.game.over)
+        return bool(live.player_id) and live.game.over
 
     async def tell(self, game_id: str, live: LiveGame, gate_read: RaceRead | None) -> None:
         """Tells of the action just committed, to the end even if the caller is cancelled."""
@@ -56,11 +56,8 @@ class Telling:
         races, players = self._games.races, self._games.players
         if live.race_id:
             await races.after_action(live.race_id, game_id, game, gate_read)
-        if live.player_id:
-            if live.version == 1:
-                await players.first_action(game_id, live.player_id, live.challenge, game)
-            if game.over:
-                await players.game_over(game_id, live.player_id, live.challenge, game)
+        if live.player_id and game.over:
+            await players.game_over(game_id, live.player_id, live.challenge, game)
 
     def _ended(self, game_id: str, telling: asyncio.Task[None]) -> None:
         if self.unfinished.get(game_id) is telling:

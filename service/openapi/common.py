@@ -67,6 +67,7 @@ ERROR_STATUS: dict[ErrorCode, int] = {
     ErrorCode.DAILY_CLOSED: 409,
     ErrorCode.DAILY_RUNNING: 403,
     ErrorCode.DAILY_ATTEMPT_USED: 409,
+    ErrorCode.ALREADY_IN_RACE: 409,
     ErrorCode.WINNABLE_POOL_EMPTY: 503,
     ErrorCode.WINNABLE_NOT_OFFERED: 422,
     ErrorCode.HINTS_NOT_ALLOWED: 403,

@@ -109,6 +109,7 @@ def _join_race() -> dict[str, Any]:
                 ErrorCode.NOT_FOUND,
                 ErrorCode.RACE_FULL,
                 ErrorCode.RACE_STARTED,
+                ErrorCode.ALREADY_IN_RACE,
                 ErrorCode.STALE_VERSION,
                 ErrorCode.UNAUTHORIZED,
             ),

@@ -94,14 +94,20 @@ class Player:
 
 
 class Players:
-    def __init__(self, records: Records, settings: Settings) -> None:
+    def __init__(
+        self, records: Records, settings: Settings, clock: Callable[[], float] = time.time
+    ) -> None:
         self.records = records
         self.settings = settings
+        self.clock = clock
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
 
     async def create(self, raw_name: str) -> dict[str, Any]:
         name = clean_name(raw_name)
         token = new_id(32)
-        player = Player(new_id(12), name, int(time.time() * 1000), [])
+        player = Player(new_id(12), name, self.now_ms(), [])
         await from_store(self._add_token(player, token))
         await from_store(self.records.save(player_key(player.player_id), 0, player.dump()))
         await from_store(self.records.claim(name_key(player.player_id), name))
@@ -190,7 +196,7 @@ class Players:
         for _ in range(8):
             code = "".join(secrets.choice(LINK_ALPHABET) for _ in range(LINK_CODE_LENGTH))
             if await from_store(self.records.claim(f"link:{code}", player.player_id, ttl)):
-                expires_at = int(time.time() * 1000) + ttl * 1000
+                expires_at = self.now_ms() + ttl * 1000
                 return {"link_code": code, "expires_at": expires_at}
         raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "could not allocate a code; retry")
 

@@ -1,6 +1,6 @@
 """The daily challenge's ranked attempts: which game is a player's attempt, its place on
-the challenge's board while it runs and once it ended, and the attempts still open when
-the day is over.
+the challenge's board from its deal and once it ended, and the attempts still open when
+the day is over. Every record of a day expires ``ATTEMPT_TTL_SECONDS`` after it is made.
 
 Kept apart from the rest of the daily challenge (``daily.py``, which deals its games) so
 that the players' side of ``Games`` (``careers.Careers``) can be built before ``Games``.
@@ -48,6 +48,20 @@ def attempt_key(challenge: str, player_id: str) -> str:
     return f"daily-attempt:{challenge}:{player_id}"
 
 
+def open_key(challenge: str, player_id: str) -> str:
+    """A ranked attempt as dealt, until it ends."""
+    return f"daily-open:{challenge}:{player_id}"
+
+
+def entry_key(challenge: str, player_id: str) -> str:
+    """A ranked attempt that ended, as it counted."""
+    return f"daily-entry:{challenge}:{player_id}"
+
+
+def board_of(challenge: str) -> str:
+    return f"daily:{challenge}"
+
+
 class DailyAttempts:
     def __init__(self, records: Records, boards: Boards, clock: Callable[[], float]) -> None:
         self.records = records
@@ -70,14 +84,20 @@ class DailyAttempts:
         return await self.ranked_game(challenge, player_id) == game_id
 
     async def open_attempt(
-        self, challenge: str, player_id: str, entry: dict[str, Any], rank_score: float
+        self,
+        challenge: str,
+        player_id: str,
+        entry: dict[str, Any],
+        rank_score: float,
+        on_board: bool,
     ) -> None:
-        """Puts a ranked attempt on the board at its first action, as it stands then:
-        an attempt that never ends still ranks (after every ended one)."""
+        """Records a ranked attempt as it is dealt, to be counted once its day ends if it
+        has not ended before; ``on_board``, it ranks there as dealt meanwhile (after
+        every ended attempt). Safe to do again."""
         claimed = await from_store(
             self.records.claim(
-                f"daily-open:{challenge}:{player_id}",
-                orjson.dumps({**entry, "open": True}).decode(),
+                open_key(challenge, player_id),
+                orjson.dumps({**entry, "open": True, "on_board": on_board}).decode(),
                 ttl_seconds=ATTEMPT_TTL_SECONDS,
             )
         )
@@ -87,20 +107,32 @@ class DailyAttempts:
                     f"daily-attempts:{challenge}", f"{player_id} {entry['game_id']}"
                 )
             )
-            await self.boards.add(f"daily:{challenge}", player_id, rank_score)
+        if on_board:
+            await self.boards.add(
+                board_of(challenge), player_id, rank_score, ttl_seconds=ATTEMPT_TTL_SECONDS
+            )
 
-    async def enter(self, challenge: str, player_id: str, entry: dict[str, Any]) -> None:
-        """Puts a ranked attempt that ended on the challenge's board."""
+    async def enter(
+        self, challenge: str, player_id: str, entry: dict[str, Any], on_board: bool
+    ) -> None:
+        """Records a ranked attempt that ended; ``on_board``, its standing replaces the
+        one it had as dealt, else it leaves the board (unverified, or its player not
+        eligible)."""
         await from_store(
             self.records.claim(
-                f"daily-entry:{challenge}:{player_id}",
-                orjson.dumps(entry).decode(),
+                entry_key(challenge, player_id),
+                orjson.dumps({**entry, "on_board": on_board}).decode(),
                 ttl_seconds=ATTEMPT_TTL_SECONDS,
             )
         )
-        # The ended attempt's standing replaces the one of its first action.
-        await self.boards.add(f"daily:{challenge}", player_id, entry["rank_score"], replace=True)
-        await from_store(self.records.delete(f"daily-open:{challenge}:{player_id}"))
+        board = board_of(challenge)
+        if on_board:
+            await self.boards.add(
+                board, player_id, entry["rank_score"], replace=True, ttl_seconds=ATTEMPT_TTL_SECONDS
+            )
+        else:
+            await from_store(self.records.board_remove(board, player_id))
+        await from_store(self.records.delete(open_key(challenge, player_id)))
 
     async def still_open(self, challenge: str) -> AsyncIterator[tuple[str, str]]:
         """Once the day is over: each ranked attempt that had not ended, taken once
@@ -108,19 +140,17 @@ class DailyAttempts:
         queue = f"daily-attempts:{challenge}"
         while (item := await from_store(self.records.queue_pop(queue))) is not None:
             player_id, game_id = item.split(" ", 1)
-            if await from_store(self.records.get(f"daily-open:{challenge}:{player_id}")):
+            if await from_store(self.records.get(open_key(challenge, player_id))):
                 yield player_id, game_id
 
     async def entries(self, challenge: str, members: list[str]) -> dict[str, str | None]:
         """Each member's entry: the ended attempt's, else the open one's."""
-        ended = await from_store(
-            self.records.get_many([f"daily-entry:{challenge}:{m}" for m in members])
-        )
+        ended = await from_store(self.records.get_many([entry_key(challenge, m) for m in members]))
         details = dict(zip(members, ended, strict=True))
         missing = [m for m in members if details[m] is None]
         if missing:
             opened = await from_store(
-                self.records.get_many([f"daily-open:{challenge}:{m}" for m in missing])
+                self.records.get_many([open_key(challenge, m) for m in missing])
             )
             details.update(zip(missing, opened, strict=True))
         return details

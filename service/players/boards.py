@@ -42,8 +42,15 @@ class Boards:
     def __init__(self, records: Records) -> None:
         self.records = records
 
-    async def add(self, board: str, player_id: str, score: float, replace: bool = False) -> None:
-        await from_store(self.records.board_add(board, player_id, score, replace))
+    async def add(
+        self,
+        board: str,
+        player_id: str,
+        score: float,
+        replace: bool = False,
+        ttl_seconds: int = 0,
+    ) -> None:
+        await from_store(self.records.board_add(board, player_id, score, replace, ttl_seconds))
 
     async def size(self, board: str) -> int:
         size: int = await from_store(self.records.board_size(board))

@@ -1,9 +1,11 @@
 """The daily challenge: every UTC day, one deal per mode, the same for everyone.
 
 A day's deal comes from a secret seed, chosen by the first request of the day (every
-instance agrees through the store) among the deals the solver has won. Each player has
-one ranked attempt per challenge; later plays are unranked. The code and the ranked games
-stay secret until the day is over.
+instance agrees through the store) among the deals the solver has won. Until the day is
+over the deal is played only as ranked attempts, one per player, dealt to a player
+token: no anonymous game, practice, hint, analysis, record or replay of it. The code
+and every attempt are public once the day is over, and anyone may then play the deal
+by its code. A past day that nobody played has no deal: reading it draws nothing.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import hmac
 import re
-from collections.abc import Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -20,20 +22,27 @@ import orjson
 from .. import engine
 from ..analysis import Analysis
 from ..errors import ServiceError, from_store
-from ..games import Games, new_game_id
+from ..games import Games
+from ..games.creation import new_game_id
 from ..protocol import ErrorCode
+from ..store import hash_token
 from ..store.records import Records
+from ..support.ids import derived_token
 from . import Players
 from .attempts import (
     ATTEMPT_TTL_SECONDS,
     DAILY_MODES,
     DailyAttempts,
     attempt_key,
+    board_of,
     challenge_id,
+    day_of,
     end_ms,
     mode_of,
 )
 from .boards import Boards, rows
+from .careers import Careers, daily_entry
+from .stats import Ending
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CLOSE_WAIT_SECONDS = 2.0
@@ -46,7 +55,7 @@ class Daily:
         players: Players,
         attempts: DailyAttempts,
         analysis: Analysis,
-        close_attempts: Callable[[str], Coroutine[Any, Any, None]],
+        careers: Careers,
     ) -> None:
         self.games = games
         self.players = players
@@ -55,8 +64,8 @@ class Daily:
         self.records: Records = attempts.records
         self.clock = attempts.clock
         self.analysis = analysis
-        # Counts a challenge's attempts still open at its end (the careers do).
-        self.close_attempts = close_attempts
+        # Counts the attempts still open at a day's end, and says who may be on boards.
+        self.careers = careers
         self._closing: dict[str, asyncio.Task[None]] = {}
 
     def now_ms(self) -> int:
@@ -85,13 +94,17 @@ class Daily:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "that day's challenge is not out yet")
         return day, chosen
 
-    async def code(self, challenge: str) -> engine.GameCode:
+    async def code(self, challenge: str) -> engine.GameCode | None:
+        """The challenge's deal; today's is chosen by its first request. A past day's is
+        the one it had, or None: reading an old day never takes a deal from the pools."""
         key = f"daily:{challenge}"
         existing = await from_store(self.records.get(key))
         if existing is not None:
             return engine.GameCode.parse(existing)
+        if day_of(challenge) != self.today():
+            return None
         code = await self.analysis.take_winnable(mode_of(challenge))
-        await from_store(self.records.claim(key, str(code)))
+        await from_store(self.records.claim(key, str(code), ttl_seconds=ATTEMPT_TTL_SECONDS))
         # Another instance may have chosen first: everyone plays the stored one.
         stored = await from_store(self.records.get(key))
         return engine.GameCode.parse(stored or str(code))
@@ -106,7 +119,7 @@ class Daily:
                 "challenge_id": challenge,
                 "date": today.isoformat(),
                 "mode": str(mode),
-                "players": await self.boards.size(f"daily:{challenge}"),
+                "players": await self.boards.size(board_of(challenge)),
             }
             if player is not None:
                 entry["ranked_game_id"] = await self.attempts.ranked_game(
@@ -122,58 +135,110 @@ class Daily:
             "challenges": challenges,
         }
 
-    async def play(
-        self, date: str, mode: str, token: str | None, ranked_only: bool = False
-    ) -> dict[str, Any]:
-        """A game of the challenge: ranked for a player's first attempt, else unranked;
-        with ``ranked_only`` the ranked attempt or a typed error, nothing created."""
+    async def play(self, date: str, mode: str, token: str | None) -> dict[str, Any]:
+        """The player's ranked attempt at today's challenge, dealt now: the only game of
+        the day's deal until the day is over.
+
+        Sent again by the device that made it (the same player token) before its first
+        action, it answers the same attempt with the same game token: a request whose
+        answer was lost is safe to retry.
+        """
         day, chosen = self.parse(date, mode)
         if day != self.today():
             raise ServiceError(
-                ErrorCode.DAILY_CLOSED, 409, f"the challenge of {date} is over; see its board"
-            )
-        challenge = challenge_id(day, chosen)
-        player = await self.players.authenticate(token) if token else None
-        if ranked_only and player is None:
-            raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a ranked attempt needs a player token")
-        code = await self.code(challenge)
-        game_id = new_game_id()
-        ranked = False
-        attempt = ""
-        if player is not None:
-            # The attempt is claimed before the game exists, so that a refused ranked
-            # request creates nothing and two requests at once cannot both be ranked.
-            attempt = attempt_key(challenge, player.player_id)
-            ranked = await from_store(
-                self.records.claim(attempt, game_id, ttl_seconds=ATTEMPT_TTL_SECONDS)
-            )
-        if ranked_only and not ranked:
-            used = await from_store(self.records.get(attempt))
-            raise ServiceError(
-                ErrorCode.DAILY_ATTEMPT_USED,
+                ErrorCode.DAILY_CLOSED,
                 409,
-                f"your ranked attempt at {challenge} is game {used}; later games are unranked",
+                f"the challenge of {date} is over: see its board, and play its deal by its code",
             )
+        if not token:
+            raise ServiceError(
+                ErrorCode.UNAUTHORIZED,
+                401,
+                "today's challenge is played only as a player's ranked attempt: "
+                "send a player token",
+            )
+        player = await self.players.authenticate(token)
+        challenge = challenge_id(day, chosen)
+        code = await self.code(challenge)
+        assert code is not None  # today's deal is chosen on demand
+        # The attempt is claimed before the game exists, so that two requests at once
+        # cannot both be ranked.
+        attempt = attempt_key(challenge, player.player_id)
+        game_id = new_game_id()
+        if not await from_store(
+            self.records.claim(attempt, game_id, ttl_seconds=ATTEMPT_TTL_SECONDS)
+        ):
+            claimed: str | None = await from_store(self.records.get(attempt))
+            game_id = claimed or game_id
+            again = await self._dealt_again(game_id, token, player.player_id, challenge, code)
+            if again is None:
+                raise ServiceError(
+                    ErrorCode.DAILY_ATTEMPT_USED,
+                    409,
+                    f"your ranked attempt at {challenge} is game {game_id}; the deal opens "
+                    "to practice when the day is over",
+                )
+            return again
         try:
-            created = await self.games.create_from(
-                code,
-                hidden=True,
-                player_id=player.player_id if player else "",
-                challenge=challenge,
-                game_id=game_id,
-            )
+            return await self._deal(game_id, token, player.player_id, challenge, code)
         except ServiceError:
-            if ranked:
-                await from_store(self.records.delete(attempt))
+            await from_store(self.records.delete(attempt))
             raise
-        return {**created, "challenge_id": challenge, "ranked": ranked}
+
+    async def _deal(
+        self, game_id: str, token: str, player_id: str, challenge: str, code: engine.GameCode
+    ) -> dict[str, Any]:
+        created = await self.games.create_from(
+            code,
+            hidden=True,
+            player_id=player_id,
+            challenge=challenge,
+            game_id=game_id,
+            token=derived_token(token, "daily", game_id),
+        )
+        await self._open(game_id, player_id, challenge, engine.new_game(code))
+        return {**created, "challenge_id": challenge, "ranked": True}
+
+    async def _open(
+        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
+    ) -> None:
+        """The attempt counts from its deal: on the board as dealt (if its player may be
+        there), and counted when the day ends if it has not ended before."""
+        dealt = Ending.of(game_id, game, None)
+        refusal = await self.careers.board_refusal(player_id)
+        entry = {
+            **daily_entry(dealt),
+            "off_board": None if refusal is None else "not_eligible",
+            "off_board_detail": refusal,
+        }
+        await self.attempts.open_attempt(
+            challenge, player_id, entry, dealt.rank_score(), refusal is None
+        )
+
+    async def _dealt_again(
+        self, game_id: str, token: str, player_id: str, challenge: str, code: engine.GameCode
+    ) -> dict[str, Any] | None:
+        """The attempt's deal answered again to the device that asked for it, if its
+        game has not been played: its creation, or its answer, was lost."""
+        stored = await from_store(self.games.store.load(game_id), self.games.store_refusal)
+        if stored is None:
+            return await self._deal(game_id, token, player_id, challenge, code)
+        game_token = derived_token(token, "daily", game_id)
+        if stored.version != 0 or not hmac.compare_digest(
+            stored.token_hash, hash_token(game_token)
+        ):
+            return None
+        await self._open(game_id, player_id, challenge, engine.deserialize(stored.state))
+        state = engine.deserialize(stored.state).public_view()
+        answer = self.games.created_answer(game_id, game_token, None, stored.created_ms, state)
+        return {**answer, "challenge_id": challenge, "ranked": True}
 
     async def _close(self, challenge: str) -> None:
         """Finishes the attempts still open when the day ended (at most once at a time
         per instance; the board waits a little for it)."""
         task = self._closing.get(challenge)
         if task is None:
-            task = asyncio.create_task(self.close_attempts(challenge))
+            task = asyncio.create_task(self.careers.close_attempts(challenge))
             self._closing[challenge] = task
             task.add_done_callback(lambda _: self._closing.pop(challenge, None))
         with contextlib.suppress(TimeoutError):
@@ -188,21 +253,46 @@ class Daily:
         if public:
             await self._close(challenge)
         you = await self.players.player_id_of(token) if token else None
-        board = await self.boards.view(f"daily:{challenge}", you, top, around, offset)
-        members = sorted({row["player_id"] for row in rows(board)})
+        board = await self.boards.view(board_of(challenge), you, top, around, offset)
+        members = sorted({row["player_id"] for row in rows(board)} | ({you} if you else set()))
         details = await self.attempts.entries(challenge, members)
         for row in rows(board):
             detail = orjson.loads(details[row["player_id"]] or "{}")
-            row.update({k: v for k, v in detail.items() if k != "rank_score"})
+            row.update({k: detail[k] for k in _ROW_FIELDS if k in detail})
             if not public:
                 row.pop("game_id", None)  # its record would show the deal before the end
-        code = str(await self.code(challenge)) if public else None
+        own = details.get(you) if you else None
+        mine = None if own is None else orjson.loads(own)
+        code = await self.code(challenge) if public else None
         return {
             "challenge_id": challenge,
             "date": day.isoformat(),
             "mode": str(chosen),
             "public": public,
             "public_at": end_ms(day),
-            "code": code,
+            "code": None if code is None else str(code),
+            "mine": None if mine is None else _own_attempt(mine),
             **board,
         }
+
+
+# What a board row shows of an attempt; its player's own view (``mine``) shows more.
+_ROW_FIELDS = ("game_id", "won", "time_ms", "moves", "foundations", "open")
+
+
+def _own_attempt(entry: dict[str, Any]) -> dict[str, Any]:
+    """The player's own attempt, as only they see it: on the board or why not."""
+    return {
+        "game_id": entry["game_id"],
+        "won": entry["won"],
+        "time_ms": entry["time_ms"],
+        "moves": entry["moves"],
+        "foundations": entry["foundations"],
+        "open": bool(entry.get("open", False)),
+        "verified": entry.get("verified"),
+        "reason": entry.get("reason"),
+        "detail": entry.get("detail"),
+        "on_board": entry.get("on_board", True),
+        "off_board": entry.get("off_board"),
+        "off_board_detail": entry.get("off_board_detail"),
+    }

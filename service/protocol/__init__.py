@@ -300,6 +300,7 @@ class ErrorCode(StrEnum):
     DAILY_CLOSED = "daily_closed"
     DAILY_RUNNING = "daily_running"
     DAILY_ATTEMPT_USED = "daily_attempt_used"
+    ALREADY_IN_RACE = "already_in_race"
     WINNABLE_POOL_EMPTY = "winnable_pool_empty"
     WINNABLE_NOT_OFFERED = "winnable_not_offered"
     HINTS_NOT_ALLOWED = "hints_not_allowed"

@@ -60,12 +60,26 @@ class CreatedGame(Model):
     )
     version: int
     state: PublicState
+    clock_started_at: int = Field(
+        description=(
+            "Server time (ms since the epoch) the game was dealt: its clock runs from here,"
+            " not from a first action. A player's time on a board is the server's, from this"
+            " moment to the winning action."
+        )
+    )
+    server_time: int = Field(
+        description="Server time (ms) of this answer, to show the clock in step with the server."
+    )
 
 
 class GameStateResponse(Model):
     game_id: GameId
     version: int
     state: PublicState
+    clock_started_at: int | None = Field(
+        description="Server time (ms) the game was dealt; null for a game made before it was kept."
+    )
+    server_time: int = Field(description="Server time (ms) of this answer.")
 
 
 class ActionRequest(ClientModel):

@@ -47,11 +47,11 @@ class DailyPlayRequest(ClientModel):
     ranked: Annotated[Literal[True] | None, BeforeValidator(only_json_booleans)] = Field(
         None,
         description=(
-            "`true`: this must be the ranked attempt. With no player token (401 `unauthorized`)"
-            " or once the player's ranked attempt exists (409 `daily_attempt_used`) nothing is"
-            " created. Left out: the player's first game is the ranked attempt, later ones are"
-            " unranked practice. A player's first game is always the ranked one, so there is"
-            " no `false`."
+            "`true` or left out, alike: until its day is over a challenge is played only as"
+            " each player's one ranked attempt. With no player token (401 `unauthorized`) or"
+            " once the player's ranked attempt exists (409 `daily_attempt_used`) nothing is"
+            " created; the same request sent again by the device that made the attempt,"
+            " before its first action, answers that attempt again."
         ),
     )
 
@@ -83,17 +83,56 @@ class Revoked(Model):
 
 
 class ModeStats(Model):
-    played: int
+    played: int = Field(
+        description=(
+            "Games counted: won, resigned, a daily attempt still open at its day's end, or a"
+            " game left for another (a game counts from its deal, played or not)."
+        )
+    )
     won: int
     win_rate: float
     hinted: int = Field(description="Games in which hints were asked for (kept from bests).")
+    unverified: int | None = Field(
+        None,
+        description=(
+            "Your own statistics only: games played at a pace no person holds"
+            " (`unverified_games` says which and why); counted here, kept from bests and"
+            " public boards."
+        ),
+    )
     current_streak: int
     best_streak: int
-    best_time_ms: int | None = Field(description="Fastest win, server-measured.")
-    fewest_moves: int | None = Field(description="Fewest moves for a win.")
+    verified_streak: int = Field(
+        description="Verified wins in a row: the streak the public `streak.<mode>` board counts."
+    )
+    best_verified_streak: int
+    best_time_ms: int | None = Field(
+        description="Fastest verified win without hints, server-measured from the deal."
+    )
+    fewest_moves: int | None = Field(description="Fewest moves for a verified win without hints.")
     best_score: int | None
     bankroll: int | None = Field(
         None, description="Vegas only: the sum of every game's final dollars."
+    )
+
+
+class UnverifiedGame(Model):
+    game_id: str
+    mode: Mode
+    reason: Literal["burst", "pace", "unknown"] = Field(
+        description=(
+            "The rule of the plausibility floor it broke: `burst` (8 actions in a row each"
+            " under 100 ms after the one before, undos aside), `pace` (a median under 150 ms"
+            " before card moves over 20 moves); `unknown`: its log could not be read."
+        )
+    )
+    detail: str | None = Field(description="What was measured, in English.")
+
+
+class BoardStanding(Model):
+    eligible: bool = Field(description="Your results can stand on public boards.")
+    reason: str | None = Field(
+        description="Why not yet (account age, counted games), in English; null when eligible."
     )
 
 
@@ -101,13 +140,19 @@ class PlayerStats(Model):
     player_id: PlayerId
     name: str
     modes: dict[str, ModeStats] = Field(description="Per mode such as `DS.D1N`.")
+    unverified_games: list[UnverifiedGame] | None = Field(
+        None, description="Your own statistics only: your latest unverified games, newest first."
+    )
+    boards: BoardStanding | None = Field(
+        None, description="Your own statistics only: whether you stand on public boards."
+    )
 
 
 class DailyChallenge(Model):
     challenge_id: str = Field(description="`<date>.<mode>`, e.g. `2026-12-01.TF.D1N`.")
     date: str
     mode: Mode
-    players: int = Field(description="Ranked attempts on the board (from their first action).")
+    players: int = Field(description="Ranked attempts on the board (from their deal).")
     ranked_game_id: str | None = Field(
         None, description="With a player token: your ranked attempt's game, if any."
     )
@@ -123,7 +168,9 @@ class DailyOverview(Model):
 
 class DailyGameCreated(CreatedGame):
     challenge_id: str
-    ranked: bool = Field(description="True for the player's first attempt, the one ranked.")
+    ranked: Literal[True] = Field(
+        description="Always true: until its day is over a challenge is played only ranked."
+    )
 
 
 class BoardRow(Model):
@@ -153,7 +200,7 @@ class BoardRow(Model):
     )
     won: bool | None = None
     time_ms: int | None = Field(
-        None, description="Daily boards: a won attempt's time in ms, first action to win."
+        None, description="Daily boards: a won attempt's time in ms, from its deal to the win."
     )
     moves: int | None = None
     foundations: int | None = Field(
@@ -165,9 +212,9 @@ class BoardRow(Model):
     open: bool | None = Field(
         None,
         description=(
-            "Daily boards: true while the attempt has not ended (it ranks as it stood at its"
-            " first action). An attempt still open at the end of the day is then counted as"
-            " it stood, not won."
+            "Daily boards: true while the attempt has not ended (it ranks as it was dealt)."
+            " An attempt still open at the end of the day is then counted as it stood, not"
+            " won: one never played counts as played and not won."
         ),
     )
 
@@ -198,13 +245,43 @@ class Board(Model):
     )
 
 
+class OwnAttempt(Model):
+    """Your ranked attempt, as only you see it: whether it stands on the board, or why not."""
+
+    game_id: str
+    won: bool
+    time_ms: int | None
+    moves: int
+    foundations: int
+    open: bool = Field(description="It has not ended yet.")
+    verified: bool | None = Field(
+        description="Played at a person's pace (null while open); see `PlayerStats`."
+    )
+    reason: Literal["burst", "pace", "unknown"] | None = Field(
+        description="The rule of the plausibility floor an unverified attempt broke."
+    )
+    detail: str | None = Field(description="What was measured, in English.")
+    on_board: bool
+    off_board: Literal["unverified", "not_eligible"] | None = Field(
+        description="Why it is not on the board: unverified, or you are not eligible yet."
+    )
+    off_board_detail: str | None = Field(description="The reason in English.")
+
+
 class DailyBoard(Board):
     challenge_id: str
     date: str
     mode: Mode
     public: bool = Field(description="The day is over: code and games are public.")
     public_at: int
-    code: str | None = Field(description="The deal's code, once the day is over.")
+    code: str | None = Field(
+        description=(
+            "The deal's code once the day is over; null before, and for a day nobody played."
+        )
+    )
+    mine: OwnAttempt | None = Field(
+        description="With a player token: your ranked attempt at this challenge, if any."
+    )
 
 
 REST_REQUESTS: list[type[BaseModel]] = [

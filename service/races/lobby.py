@@ -20,7 +20,7 @@ from ..guards.quotas import AddressQuota
 from ..protocol import ErrorCode
 from ..store import StoredRace, hash_token
 from ..store.race_document import RaceDocument, RacePlayer
-from ..support.ids import new_id
+from ..support.ids import derived_token, new_id
 from .updates import RaceUpdates
 
 # 32 symbols without the look-alikes I/1 and O/0: 5 bits each, 40 bits a code.
@@ -39,6 +39,23 @@ def find_player(doc: RaceDocument, token: str | None) -> RacePlayer:
             if secrets.compare_digest(player.token_hash, digest):
                 return player
     raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid race token of this race is required")
+
+
+def _seat_of(doc: RaceDocument, joining: RacePlayer) -> RacePlayer | None:
+    """The seat a player who joins already holds: the same race token's, taken by an
+    earlier try of the same join; ``already_in_race`` when their player holds another."""
+    if not joining.account:
+        return None
+    for player in doc.players:
+        if player.account == joining.account:
+            if secrets.compare_digest(player.token_hash, joining.token_hash):
+                return player
+            raise ServiceError(
+                ErrorCode.ALREADY_IN_RACE,
+                409,
+                "your player already holds a seat in this race (one seat per player)",
+            )
+    return None
 
 
 def you(player: RacePlayer) -> dict[str, Any]:
@@ -185,10 +202,20 @@ class RaceLobby:
         }
 
     async def join(
-        self, join_code: str, name: str, client: str = "", account: str = ""
+        self,
+        join_code: str,
+        name: str,
+        client: str = "",
+        account: str = "",
+        account_token: str = "",
     ) -> dict[str, Any]:
         """Joins the race of ``join_code``; a ``client`` address with too many wrong codes
-        in the current minute is refused without a look-up, so codes cannot be guessed."""
+        in the current minute is refused without a look-up, so codes cannot be guessed.
+
+        A player (``account``, signed in with ``account_token``) holds one seat per race:
+        the device that took it is answered the same seat again (its race token follows
+        from its player token), any other is refused ``already_in_race``.
+        """
         limit = self.settings.code_failures_per_minute
         wrong = AddressQuota(self.store, "wrong join codes", client, limit)
         await wrong.check()
@@ -197,14 +224,22 @@ class RaceLobby:
         if race_id is None:
             await wrong.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no race with this join code")
-        token = new_id(32)
+        token = derived_token(account_token, "race", race_id) if account else new_id(32)
         player = new_player(name, hash_token(token), account)
         _, current = await self.updates.load(race_id)
+        seated = _seat_of(current, player)
+        if seated is not None:
+            return await self._joined(current, seated, token)
         # The game first: a join that fails after it leaves only an unused game behind
         # (which expires), never a seat without a game.
         await self._create_games(current, [player])
+        seat = [player]
 
         def add(doc: RaceDocument, at: int) -> bool:
+            found = _seat_of(doc, player)
+            if found is not None:
+                seat[0] = found  # taken by an earlier try of this request
+                return False
             if doc.start_at is not None:
                 raise ServiceError(ErrorCode.RACE_STARTED, 409, "the race has already started")
             if len(doc.players) >= doc.max_players:
@@ -213,7 +248,7 @@ class RaceLobby:
             return True
 
         doc, view = await self.updates.update(race_id, add)
-        return await self._joined(doc, player, token, view)
+        return await self._joined(doc, seat[0], token, view)
 
     async def set_ready(self, race_id: str, token: str | None, ready: bool) -> dict[str, Any]:
         def mark(doc: RaceDocument, at: int) -> bool:

@@ -46,7 +46,7 @@ async def create_game(request: Request) -> Response:
         )
     if player is not None:
         careers: Careers = request.app.state.careers
-        await careers.new_solo_game(player, players, created["game_id"])
+        await careers.new_solo_game(player, created["game_id"])
     location = f"/games/{created['game_id']}"
     return json_response(created, 201, {"location": location, "etag": '"0"'})
 
@@ -69,13 +69,11 @@ def _check_code_agrees(body: CreateGameRequest) -> None:
 
 async def get_game(request: Request) -> Response:
     game_id = request.path_params["game_id"]
-    version, state = await games_of(request).snapshot(game_id, bearer_token(request))
-    etag = f'"{version}"'
+    snapshot = await games_of(request).snapshot(game_id, bearer_token(request))
+    etag = f'"{snapshot["version"]}"'
     if etag in {t.strip() for t in request.headers.get("if-none-match", "").split(",")}:
         return Response(status_code=304, headers={"etag": etag})
-    return json_response(
-        {"game_id": game_id, "version": version, "state": state}, headers={"etag": etag}
-    )
+    return json_response(snapshot, headers={"etag": etag})
 
 
 async def get_changes(request: Request) -> Response:

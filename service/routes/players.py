@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,8 +13,9 @@ from ..guards.quotas import AddressQuota
 from ..http import bearer_token, json_response, read_body
 from ..players import Players
 from ..players.boards import Boards, check_paging
-from ..players.careers import Careers, Results
+from ..players.careers import Careers
 from ..players.daily import Daily
+from ..players.stats import Results, public_stats
 from ..protocol import ErrorCode
 from ..protocol.players import CreatePlayerRequest, DailyPlayRequest, LinkRequest, RenameRequest
 
@@ -86,21 +86,29 @@ async def revoke_other_tokens(request: Request) -> Response:
     return json_response(await _players(request).revoke(bearer_token(request)))
 
 
-async def _stats(request: Request, player_id: str, name: str) -> dict[str, Any]:
-    results: Results = request.app.state.results
-    return {"player_id": player_id, "name": name, **await results.stats(player_id)}
-
-
 async def my_stats(request: Request) -> Response:
+    """The player's own statistics: with their unverified games, and whether they stand
+    on public boards."""
     player = await _players(request).authenticate(bearer_token(request))
     careers: Careers = request.app.state.careers
     await careers.repair_latest(player)
-    return json_response(await _stats(request, player.player_id, player.name))
+    doc = await careers.results.document(player.player_id)
+    refusal = await careers.board_refusal(player.player_id, doc)
+    return json_response(
+        {
+            "player_id": player.player_id,
+            "name": player.name,
+            **public_stats(doc, own=True),
+            "boards": {"eligible": refusal is None, "reason": refusal},
+        }
+    )
 
 
 async def player_stats(request: Request) -> Response:
     player = await _players(request).load(request.path_params["player_id"])
-    return json_response(await _stats(request, player.player_id, player.name))
+    results: Results = request.app.state.results
+    stats = await results.stats(player.player_id)
+    return json_response({"player_id": player.player_id, "name": player.name, **stats})
 
 
 async def daily_overview(request: Request) -> Response:
@@ -111,8 +119,9 @@ async def daily_overview(request: Request) -> Response:
 async def daily_play(request: Request) -> Response:
     daily: Daily = request.app.state.daily
     date, mode = request.path_params["date"], request.path_params["mode"]
-    body = await read_body(request, DailyPlayRequest)
-    created = await daily.play(date, mode, bearer_token(request), ranked_only=bool(body.ranked))
+    # Read to refuse what is not an empty body or {"ranked": true}: every attempt is ranked.
+    await read_body(request, DailyPlayRequest)
+    created = await daily.play(date, mode, bearer_token(request))
     location = f"/games/{created['game_id']}"
     return json_response(created, 201, {"location": location})
 

@@ -45,7 +45,9 @@ async def join_race(request: Request) -> Response:
     body = await read_body(request, JoinRaceRequest)
     client = request.client.host if request.client else ""
     account = await _account(request)
-    joined = await _races(request).lobby.join(body.join_code, body.name.strip(), client, account)
+    joined = await _races(request).lobby.join(
+        body.join_code, body.name.strip(), client, account, bearer_token(request) or ""
+    )
     return json_response(joined, 201)
 
 

@@ -83,13 +83,20 @@ class Records(ABC):
     async def queue_length(self, queue: str) -> int: ...
 
     @abstractmethod
-    async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
+    async def board_add(
+        self, board: str, member: str, score: float, replace: bool = False, ttl_seconds: int = 0
+    ) -> None:
         """Enters ``member`` with ``score``, keeping the lower of its old and new score
-        (or the new one, with ``replace``).
+        (or the new one, with ``replace``); a board given ``ttl_seconds`` is deleted that
+        long after its latest entry.
 
         Members of equal score rank in the order they reached it: a member whose score
         changes goes after every member already at its new score; one whose score stays
         the same keeps its place."""
+
+    @abstractmethod
+    async def board_remove(self, board: str, member: str) -> None:
+        """Takes ``member`` off the board (nothing if it is not on it)."""
 
     @abstractmethod
     async def board_rank(self, board: str, member: str) -> Ranked | None: ...
@@ -181,7 +188,10 @@ class MemoryRecords(Records):
     async def queue_length(self, queue: str) -> int:
         return len(self._queues.get(queue, ()))
 
-    async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
+    async def board_add(
+        self, board: str, member: str, score: float, replace: bool = False, ttl_seconds: int = 0
+    ) -> None:
+        # One process's boards: a board's lifetime is the process's (expiry is for Redis).
         scores = self._scores.setdefault(board, {})
         ranked = self._boards.setdefault(board, SortedList())
         old = scores.get(member)
@@ -192,6 +202,11 @@ class MemoryRecords(Records):
         entered = self._entered[board] = self._entered.get(board, 0) + 1
         scores[member] = (score, entered)
         ranked.add((score, entered, member))
+
+    async def board_remove(self, board: str, member: str) -> None:
+        old = self._scores.get(board, {}).pop(member, None)
+        if old is not None:
+            self._boards[board].remove((*old, member))
 
     async def board_rank(self, board: str, member: str) -> Ranked | None:
         found = self._scores.get(board, {}).get(member)

@@ -38,23 +38,42 @@ ENTRY_DIGITS = 15
 
 # Enters member ARGV[1] with score ARGV[2]. Its entry stays as it is when it already has
 # that score, or a lower one (unless ARGV[3] is '1': replace); otherwise the member gets
-# a new entry, after every entry of the same score.
+# a new entry, after every entry of the same score. ARGV[4] > 0: the board's keys are
+# deleted that many seconds after this entry.
 _ADD = """
+local function expire()
+  if ARGV[4] ~= '0' then
+    for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, ARGV[4]) end
+  end
+end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
   local current = redis.call('ZSCORE', KEYS[1], old)
   if current then
     current = tonumber(current)
     local score = tonumber(ARGV[2])
-    if current == score or (current < score and ARGV[3] == '0') then return 0 end
+    if current == score or (current < score and ARGV[3] == '0') then
+      expire()
+      return 0
+    end
   end
   redis.call('ZREM', KEYS[1], old)
 end
 local entry = string.format('%0DIGITSd', redis.call('INCR', KEYS[3])) .. ARGV[1]
 redis.call('ZADD', KEYS[1], ARGV[2], entry)
 redis.call('HSET', KEYS[2], ARGV[1], entry)
+expire()
 return 1
 """.replace("DIGITS", str(ENTRY_DIGITS))
+
+# Takes member ARGV[1] off the board.
+_REMOVE = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if not old then return 0 end
+redis.call('ZREM', KEYS[1], old)
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+"""
 
 # One round trip for a whole page of a board: ARGV[2] rows from rank ARGV[4], member
 # ARGV[1]'s rank and score, ARGV[3] rows either side of it, and the board's size.
@@ -115,6 +134,7 @@ class RedisRecords(Records):
         self._save = redis.register_script(_SAVE)
         self._page = redis.register_script(_PAGE)
         self._board_add = redis.register_script(_ADD)
+        self._board_remove = redis.register_script(_REMOVE)
 
     async def load(self, key: str) -> Doc | None:
         try:
@@ -197,9 +217,19 @@ class RedisRecords(Records):
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
-    async def board_add(self, board: str, member: str, score: float, replace: bool = False) -> None:
+    async def board_add(
+        self, board: str, member: str, score: float, replace: bool = False, ttl_seconds: int = 0
+    ) -> None:
         try:
-            await self._board_add(keys=board_keys(board), args=[member, score, int(replace)])
+            await self._board_add(
+                keys=board_keys(board), args=[member, score, int(replace), ttl_seconds]
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def board_remove(self, board: str, member: str) -> None:
+        try:
+            await self._board_remove(keys=board_keys(board)[:2], args=[member])
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 

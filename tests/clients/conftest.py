@@ -63,7 +63,9 @@ class ServiceThread:
 
 
 def service_settings(redis_url: str, **overrides: Any) -> Settings:
-    """Settings for a test service: generous rate limits, a short race countdown."""
+    """Settings for a test service: generous rate limits, a short race countdown, every
+    player on public boards, and no plausibility floor: the SDK's scripted plays move as
+    fast as a program does."""
     options: dict[str, Any] = {
         "rate_per_second": 1_000_000,
         "rate_burst": 1_000_000,
@@ -71,6 +73,10 @@ def service_settings(redis_url: str, **overrides: Any) -> Settings:
         "http_write_burst": 1_000_000,
         "race_countdown_seconds": 0.2,
         "winnable_pool_size": 0,
+        "board_min_account_hours": 0,
+        "board_min_games": 0,
+        "pace_burst_actions": 0,
+        "pace_median_ms": 0,
         **overrides,
     }
     return Settings(store_url=redis_url, **options)

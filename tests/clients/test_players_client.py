@@ -57,9 +57,12 @@ async def test_daily_challenge_board_and_leaderboard(service_url: str) -> None:
         overview = await client.daily()
         assert {c.mode for c in overview.challenges} >= {"TF.D1N", "DS.D3N"}
         first = await client.play_daily(overview.date, "TF.D1N")
-        second = await client.play_daily(overview.date, "TF.D1N")
-        assert first.ranked and not second.ranked and first.code is None
+        again = await client.play_daily(overview.date, "TF.D1N")  # an answer lost, say
+        assert first.ranked and first.code is None and again.game_id == first.game_id
         await client.act(first.game_id, "d")
+        with pytest.raises(ProtocolError) as refused:
+            await client.play_daily(overview.date, "TF.D1N")
+        assert refused.value.code == "daily_attempt_used"
         await client.resign(first.game_id)
 
         mine = {c.mode: c.ranked_game_id for c in (await client.daily()).challenges}

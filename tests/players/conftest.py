@@ -10,7 +10,7 @@ import pytest
 
 from service.app import create_app
 from service.config import Settings
-from tests.support import CheckedClient, fill_winnable_pools
+from tests.support import CheckedClient, auth, fill_winnable_pools
 
 # 2026-12-01 12:00:00 UTC
 NOON = 1_796_126_400.0
@@ -32,6 +32,9 @@ def players_client(store_url: str, clock: FakeClock, **overrides: Any) -> Iterat
         "winnable_pool_size": 0,
         "http_write_rate_per_second": 1000,
         "http_write_burst": 1000,
+        # Every player stands on public boards at once, unless a test says otherwise.
+        "board_min_account_hours": 0,
+        "board_min_games": 0,
         **overrides,
     }
     settings = Settings(store_url=store_url, **options)
@@ -59,3 +62,23 @@ def new_player(client: CheckedClient, name: str = "Ada") -> dict[str, Any]:
 
 
 Bearer = Callable[[str], dict[str, str]]
+
+
+def play_paced(
+    client: CheckedClient,
+    game: dict[str, Any],
+    line: list[str],
+    clock: FakeClock,
+    seconds: float,
+) -> None:
+    """Plays ``line`` in ``game`` at an even, human pace: the clock moves on before each
+    action, and the last comes ``seconds`` after the clock stood when play began (the
+    deal, for a game just created)."""
+    start = clock.now
+    headers = auth(game["player_token"])
+    for index, action in enumerate(line, start=1):
+        clock.now = start + round(seconds * 1000 * index / len(line)) / 1000
+        response = client.post(
+            f"/games/{game['game_id']}/actions", json={"action": action}, headers=headers
+        )
+        assert response.status_code == 200, response.text

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from service import engine
-from service.players.careers import Ending
+from service.players.stats import Ending
 from tests.players.conftest import NOON, FakeClock, new_player
 from tests.support import CheckedClient, auth
 
@@ -45,14 +45,13 @@ def test_everyone_gets_the_same_deal_and_one_ranked_attempt(service: CheckedClie
     ada = new_player(service, "Ada")["player_token"]
     bob = new_player(service, "Bob")["player_token"]
     first = _play_daily(service, "DS.D1N", ada)
-    again = _play_daily(service, "DS.D1N", ada)
     other = _play_daily(service, "DS.D1N", bob)
-    anonymous = _play_daily(service, "DS.D1N", None)
-    assert first["ranked"] and not again["ranked"] and other["ranked"]
-    assert not anonymous["ranked"]
+    assert first["ranked"] and other["ranked"]
     assert first["code"] is None
-    assert first["state"] == again["state"] == other["state"] == anonymous["state"]
+    assert first["state"] == other["state"]
     assert first["state"] != _play_daily(service, "DS.D3N", ada)["state"]
+    # The clock runs from the deal, which the answer names.
+    assert first["clock_started_at"] == int(NOON * 1000) == first["server_time"]
     overview = service.get("/daily", headers=auth(ada)).json()
     entry = next(c for c in overview["challenges"] if c["mode"] == "DS.D1N")
     assert entry["ranked_game_id"] == first["game_id"]
@@ -82,6 +81,49 @@ def test_a_past_day_cannot_be_played(service: CheckedClient, clock: FakeClock) -
     clock.now += 24 * 3600
     response = service.post(f"/daily/{TODAY}/TF.D1N/games")
     assert response.status_code == 409 and response.json()["code"] == "daily_closed"
+
+
+def test_today_is_played_only_as_each_players_ranked_attempt(service: CheckedClient) -> None:
+    """No anonymous game of today's deal, and no practice before or after one's attempt:
+    nobody sees the deal but in the game that ranks."""
+    path = f"/daily/{TODAY}/TF.D1N/games"
+    anonymous = service.post(path)
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "unauthorized"
+    ada = new_player(service, "Ada")
+    first = _play_daily(service, "TF.D1N", ada["player_token"])
+    assert _act(service, first, "actions", action="d").status_code == 200
+    for body in (None, {"ranked": True}):
+        again = service.post(path, json=body, headers=auth(ada["player_token"]))
+        assert again.status_code == 409 and again.json()["code"] == "daily_attempt_used"
+        assert first["game_id"] in again.json()["detail"]
+    # Neither hints nor the solver's verdict on it; no record or replay, even its own.
+    hint = _act(service, first, "hint")
+    assert hint.status_code == 403 and hint.json()["code"] == "hints_not_allowed"
+    for what in ("analysis", "replay", "record"):
+        response = service.get(
+            f"/games/{first['game_id']}/{what}", headers=auth(first["player_token"])
+        )
+        assert response.status_code == 403 and response.json()["code"] == "daily_running", what
+
+
+def test_the_request_of_an_attempt_sent_again_answers_the_same_attempt(
+    service: CheckedClient,
+) -> None:
+    """A device whose answer was lost asks again: before its first action it gets the
+    same game with the same game token; another device of the same player does not."""
+    ada = new_player(service, "Ada")
+    first = _play_daily(service, "TF.D1N", ada["player_token"])
+    again = _play_daily(service, "TF.D1N", ada["player_token"])
+    assert again["game_id"] == first["game_id"]
+    assert again["player_token"] == first["player_token"]
+    assert again["state"] == first["state"] and again["ranked"] is True
+    linked = service.post("/players/me/link-codes", headers=auth(ada["player_token"])).json()
+    other = service.post("/players/link", json={"link_code": linked["link_code"]}).json()
+    refused = service.post(f"/daily/{TODAY}/TF.D1N/games", headers=auth(other["player_token"]))
+    assert refused.status_code == 409 and refused.json()["code"] == "daily_attempt_used"
+    assert _act(service, first, "actions", action="d").status_code == 200
+    played = service.post(f"/daily/{TODAY}/TF.D1N/games", headers=auth(ada["player_token"]))
+    assert played.status_code == 409 and played.json()["code"] == "daily_attempt_used"
 
 
 def _secret_forms(code: str) -> list[str]:
@@ -146,7 +188,8 @@ def test_the_board_and_the_reveal_at_midnight(service: CheckedClient, clock: Fak
         for text in seen:
             assert form not in text, f"{form} was sent before midnight: {text}"
     # The next day has a new deal.
-    assert service.post("/daily/2026-12-02/TF.D3N/games").json()["state"] != games["Ada"]["state"]
+    tomorrow = service.post("/daily/2026-12-02/TF.D3N/games", headers=auth(ada))
+    assert tomorrow.json()["state"] != games["Ada"]["state"]
 
 
 def _ending(won: bool, time_ms: int | None, moves: int, foundations: int) -> Ending:
@@ -167,13 +210,16 @@ def test_ranking_won_then_time_then_foundations_then_moves() -> None:
     assert scores == sorted(scores) and len(set(scores)) == len(scores)
 
 
-def test_asking_for_the_ranked_attempt_twice_is_refused_and_creates_nothing(
+def test_asking_for_the_ranked_attempt_once_played_is_refused_and_creates_nothing(
     service: CheckedClient,
 ) -> None:
     ada = new_player(service, "Ada")["player_token"]
     path = f"/daily/{TODAY}/TF.D1N/games"
     first = service.post(path, json={"ranked": True}, headers=auth(ada))
     assert first.status_code == 201 and first.json()["ranked"] is True
+    again = service.post(path, json={"ranked": True}, headers=auth(ada))
+    assert again.status_code == 201 and again.json()["game_id"] == first.json()["game_id"]
+    assert _act(service, first.json(), "actions", action="d").status_code == 200
     again = service.post(path, json={"ranked": True}, headers=auth(ada))
     assert again.status_code == 409, again.text
     assert again.json()["code"] == "daily_attempt_used"
@@ -182,45 +228,45 @@ def test_asking_for_the_ranked_attempt_twice_is_refused_and_creates_nothing(
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "unauthorized"
     refused = service.post(path, json={"ranked": False}, headers=auth(ada))
     assert refused.status_code == 422 and refused.json()["code"] == "bad_message"
-    # Nothing was created by the refusals: the ranked attempt is still the first game,
-    # and the player's next game (no body) is unranked practice.
+    # Nothing was created by the refusals: the ranked attempt is still the first game.
     overview = service.get("/daily", headers=auth(ada)).json()
     entry = next(c for c in overview["challenges"] if c["mode"] == "TF.D1N")
     assert entry["ranked_game_id"] == first.json()["game_id"]
-    assert _play_daily(service, "TF.D1N", ada)["ranked"] is False
 
 
 def test_a_ranked_attempt_closes_at_midnight_and_counts_as_it_stood(
     service: CheckedClient, clock: FakeClock
 ) -> None:
     ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    cy = new_player(service, "Cy")
     open_attempt = _play_daily(service, "DS.D3N", ada["player_token"])
     ended = _play_daily(service, "DS.D3N", bob["player_token"])
-    practice = _play_daily(service, "DS.D3N", ada["player_token"])
-    untouched = _play_daily(service, "DS.D3N", new_player(service, "Cy")["player_token"])
+    untouched = _play_daily(service, "DS.D3N", cy["player_token"])
     for _ in range(3):
         assert _act(service, open_attempt, "actions", action="d").status_code == 200
     assert _act(service, ended, "actions", action="d").status_code == 200
     assert _act(service, ended, "resign").status_code == 200
 
     board = service.get(f"/daily/{TODAY}/DS.D3N").json()
-    assert board["size"] == 2  # an attempt is on the board from its first action
+    assert board["size"] == 3  # an attempt is on the board from its deal
     rows = {row["name"]: row for row in board["top"]}
     assert rows["Ada"]["open"] is True and rows["Bob"].get("open") is None
-    assert untouched["game_id"] not in json.dumps(board)
+    assert rows["Cy"]["open"] is True and rows["Cy"]["moves"] == 0
 
-    clock.now += 12 * 3600  # midnight: the ranked attempt is frozen, practice goes on
+    clock.now += 12 * 3600  # midnight: every attempt is frozen
     late = _act(service, open_attempt, "actions", action="d")
     assert late.status_code == 409 and late.json()["code"] == "daily_closed"
     assert _act(service, open_attempt, "resign").status_code == 409
-    assert _act(service, practice, "actions", action="d").status_code == 200
 
     board = service.get(f"/daily/{TODAY}/DS.D3N").json()
     rows = {row["name"]: row for row in board["top"]}
     assert rows["Ada"].get("open") is None and rows["Ada"]["won"] is False
     assert rows["Ada"]["moves"] == 3 and rows["Ada"]["game_id"] == open_attempt["game_id"]
-    stats = service.get("/players/me/stats", headers=auth(ada["player_token"])).json()
-    assert stats["modes"]["DS.D3N"]["played"] == 1 and stats["modes"]["DS.D3N"]["won"] == 0
+    # Dealt and never played: counted as played and not won, which ends a streak.
+    assert rows["Cy"].get("open") is None and rows["Cy"]["game_id"] == untouched["game_id"]
+    for player in (ada, cy):
+        stats = service.get("/players/me/stats", headers=auth(player["player_token"])).json()
+        assert stats["modes"]["DS.D3N"]["played"] == 1 and stats["modes"]["DS.D3N"]["won"] == 0
     # Counted once, however often the board is read.
     service.get(f"/daily/{TODAY}/DS.D3N")
     stats = service.get("/players/me/stats", headers=auth(ada["player_token"])).json()

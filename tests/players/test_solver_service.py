@@ -167,10 +167,8 @@ def test_hints_over_http_and_websocket(service: CheckedClient) -> None:
 def test_no_hints_in_ranked_play(service: CheckedClient) -> None:
     token = new_player(service)["player_token"]
     ranked = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token)).json()
-    practice = service.post("/daily/2026-12-01/TF.D1N/games", headers=auth(token)).json()
     refused = _hint(service, ranked)
     assert refused.status_code == 403 and refused.json()["code"] == "hints_not_allowed"
-    assert _hint(service, practice).status_code == 200
     host = service.post("/races", json={"name": "Ada", "game": "TF"}).json()
     race_hint = _hint(service, host)
     assert race_hint.status_code == 403 and race_hint.json()["code"] == "hints_not_allowed"
@@ -210,9 +208,8 @@ def test_a_certified_win_enters_the_best_time_board(
             headers=auth(game["player_token"]),
         )
     board = service.get("/leaderboards/best-time.TF.D1N").json()
-    assert [(r["name"], r["value"]) for r in board["top"]] == [
-        ("Quick", int((len(line) - 1) * 500))
-    ]
+    # Timed from the deal: the first action came half a second after it too.
+    assert [(r["name"], r["value"]) for r in board["top"]] == [("Quick", len(line) * 500)]
 
 
 def test_was_it_winnable_waits_for_the_end(service: CheckedClient) -> None:

@@ -13,8 +13,8 @@ from service import engine
 from service.app import create_app
 from service.config import Settings
 from service.games.hooks import PlayerHooks
-from service.players.careers import Ending
-from tests.players.conftest import FakeClock, new_player, players_client
+from service.players.stats import Ending
+from tests.players.conftest import FakeClock, new_player, play_paced, players_client
 from tests.service.helpers import winnable_reflechi
 from tests.support import CheckedClient, auth
 
@@ -54,10 +54,8 @@ def test_a_win_then_a_resignation(service: CheckedClient, clock: FakeClock) -> N
     token = player["player_token"]
     code, line = _winnable()
     game = _game(service, token, code=code)
-    _play(service, game, line[0])
-    clock.now += 95.5  # the clock runs from the first action
-    for action in line[1:]:
-        _play(service, game, action)
+    assert game["clock_started_at"] == int(clock.now * 1000)  # the clock runs from the deal
+    play_paced(service, game, line, clock, 95.5)
     figures = _stats(service, token)["TF.D1N"]
     assert figures["played"] == 1 and figures["won"] == 1 and figures["win_rate"] == 1.0
     assert figures["current_streak"] == 1 and figures["best_streak"] == 1
@@ -72,24 +70,30 @@ def test_a_win_then_a_resignation(service: CheckedClient, clock: FakeClock) -> N
     figures = _stats(service, token)["TF.D1N"]
     assert figures["played"] == 2 and figures["won"] == 1 and figures["win_rate"] == 0.5
     assert figures["current_streak"] == 0 and figures["best_streak"] == 1
-    # Public view of the same statistics.
+    # Public view of the same statistics, less what only their player sees.
     public = service.get(f"/players/{player['player_id']}/stats").json()
+    assert figures.pop("unverified") == 0
     assert public["modes"]["TF.D1N"] == figures and public["name"] == "Ada"
+    assert "unverified_games" not in public and "boards" not in public
 
 
-def test_a_replaced_game_counts_once_and_only_after_a_move(service: CheckedClient) -> None:
+def test_a_replaced_game_counts_once_from_its_deal(service: CheckedClient) -> None:
+    """Dealt is played: a game left for another counts as played and not won, moves or
+    none, so that opening deals until an easy one comes costs a game each."""
     token = new_player(service)["player_token"]
     untouched = _game(service, token)
-    _game(service, token)  # replaces a game without moves: not counted
-    assert _stats(service, token) == {}
-    started = _game(service, token)
+    _game(service, token)  # replaces a game without moves: played, not won
+    assert _stats(service, token)["TF.D1N"]["played"] == 1
+    started = _game(service, token)  # and replaces the second, untouched too
+    assert _stats(service, token)["TF.D1N"]["played"] == 2
     _play(service, started, "d")
     _game(service, token)  # replaces a game with a move: played, not won
-    assert _stats(service, token)["TF.D1N"]["played"] == 1
-    # Ending the replaced game later does not count it again.
+    figures = _stats(service, token)["TF.D1N"]
+    assert figures["played"] == 3 and figures["won"] == 0 and figures["current_streak"] == 0
+    # Ending a replaced game later does not count it again.
     service.post(f"/games/{started['game_id']}/resign", headers=auth(started["player_token"]))
     service.post(f"/games/{untouched['game_id']}/resign", headers=auth(untouched["player_token"]))
-    assert _stats(service, token)["TF.D1N"]["played"] == 2
+    assert _stats(service, token)["TF.D1N"]["played"] == 3
 
 
 def test_anonymous_games_count_for_nobody(service: CheckedClient) -> None:
@@ -125,15 +129,20 @@ def test_concurrent_endings_on_two_instances_all_count(clean_redis: str) -> None
         CheckedClient(create_app(settings, clock=clock)) as one,
         CheckedClient(create_app(settings, clock=clock)) as two,
     ):
-        token = new_player(one)["player_token"]
+        player = new_player(one)
+        token = player["player_token"]
         games = []
         for index in range(24):
             client = one if index % 2 else two
-            # Straight from the game routes: a new game would count the last as replaced.
-            created = client.post("/games", json={"game": "TF"}, headers=auth(token)).json()
+            # Made by the games layer, not the route: a new game from the route would
+            # count the last one as left for it, before it could end concurrently.
+            create = client.app.state.games.create  # type: ignore[attr-defined]
+            assert client.portal is not None
+            created = client.portal.call(
+                functools.partial(create, "TF", 1, "normal", None, player_id=player["player_id"])
+            )
             games.append((client, created))
-        # Only the newest game is the player's current one: play one move in each, then
-        # resign them all at once from both instances.
+        # Play one move in each, then resign them all at once from both instances.
         for client, created in games:
             _play(client, created, "d")
 
@@ -147,8 +156,6 @@ def test_concurrent_endings_on_two_instances_all_count(clean_redis: str) -> None
         with ThreadPoolExecutor(max_workers=8) as pool:
             assert set(pool.map(resign, games)) == {200}
         figures = _stats(one, token)["TF.D1N"]
-        # 23 games were replaced after creation (before their move): uncounted then, so
-        # each counts exactly once, at its resignation.
         assert figures["played"] == 24 and figures["won"] == 0
 
     # The statistics outlive the instances.
@@ -180,11 +187,6 @@ class _Unheard:
 
     def __init__(self, careers: PlayerHooks) -> None:
         self.careers = careers
-
-    async def first_action(
-        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
-    ) -> None:
-        await self.careers.first_action(game_id, player_id, challenge, game)
 
     async def check_open(self, game_id: str, player_id: str, challenge: str) -> None:
         await self.careers.check_open(game_id, player_id, challenge)
@@ -235,7 +237,7 @@ def test_counting_the_same_ending_again_counts_nothing(service: CheckedClient) -
     player_id = service.get("/players/me", headers=auth(token)).json()["player_id"]
     ending = Ending("g1", "TF.D1N", True, 60_000, 120, 0, 52, 52, False, False)
     assert service.portal is not None
-    assert service.portal.call(results.count, player_id, ending) is True
-    assert service.portal.call(results.count, player_id, ending) is False
+    assert service.portal.call(results.count, player_id, ending)[0] is True
+    assert service.portal.call(results.count, player_id, ending)[0] is False
     figures = _stats(service, token)["TF.D1N"]
     assert (figures["played"], figures["won"], figures["best_time_ms"]) == (1, 1, 60_000)

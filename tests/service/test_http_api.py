@@ -200,7 +200,14 @@ def test_get_game_etag_and_if_none_match(client: CheckedClient) -> None:
     response = client.get(f"/games/{game_id}")
     assert response.status_code == 200
     assert response.headers["etag"] == '"0"'
-    assert response.json() == {"game_id": game_id, "version": 0, "state": created["state"]}
+    body = response.json()
+    assert body.pop("server_time") >= created["clock_started_at"]
+    assert body == {
+        "game_id": game_id,
+        "version": 0,
+        "state": created["state"],
+        "clock_started_at": created["clock_started_at"],
+    }
 
     cached = client.get(f"/games/{game_id}", headers={"if-none-match": '"0"'})
     assert cached.status_code == 304

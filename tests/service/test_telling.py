@@ -12,7 +12,7 @@ import pytest
 
 from service import engine
 from service.config import Settings
-from service.errors import ServiceError
+from service.errors import RuleRejected, ServiceError
 from service.games import Games
 from service.games.hooks import PlayerHooks
 from service.protocol import ErrorCode
@@ -47,37 +47,33 @@ class Records:
         raise AssertionError("no daily challenge here")
 
 
-def after_one_draw() -> str:
-    return replay(CODE, ["d"]).serialize()
+def resigned(*before: str) -> str:
+    """The game after the actions ``before``, then the resignation."""
+    return replay(CODE, [*before, "resign"]).serialize()
 
 
 class HeldRecords(Records):
-    """A player's records that hear of a game's first action only once released."""
+    """A player's records that hear of a game's end only once released."""
 
     def __init__(self) -> None:
         self.waiting = asyncio.Event()
         self.release = asyncio.Event()
-        self.heard: list[str] = []  # the game as each first action left it
+        self.heard: list[str] = []  # the game as each ending left it
 
-    async def first_action(
+    async def game_over(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
     ) -> None:
         self.waiting.set()
         await self.release.wait()
         self.heard.append(game.serialize())
 
-    async def game_over(
-        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
-    ) -> None:
-        raise AssertionError("no game ends here")
-
 
 async def cancelled_while_telling(games: Games, records: HeldRecords) -> tuple[str, str]:
-    """A player's game whose first action is committed, and its caller cancelled while
+    """A player's game whose resignation is committed, and its caller cancelled while
     the records are being told of it."""
     created = await games.create("TF", 1, "normal", CODE, player_id="p1")
     game_id, token = created["game_id"], created["player_token"]
-    cancelled = asyncio.create_task(games.act(game_id, token, engine.Draw()))
+    cancelled = asyncio.create_task(games.act(game_id, token, engine.Resign()))
     await records.waiting.wait()
     cancelled.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -97,13 +93,15 @@ async def test_a_committed_action_is_told_of_though_its_caller_is_cancelled(
         stored = await games.store.load(game_id)
         assert stored is not None and stored.version == 1
 
+        # The next action (refused: the game is over) is judged once the records heard.
         following = asyncio.create_task(games.act(game_id, token, engine.Draw()))
         for _ in range(50):
             await asyncio.sleep(0)
         assert not following.done() and records.heard == []
         records.release.set()
-        assert (await following).version == 2
-        assert records.heard == [after_one_draw()]
+        with pytest.raises(RuleRejected):
+            await following
+        assert records.heard == [resigned()]
 
 
 async def test_closing_lets_the_telling_of_a_cancelled_caller_end(store_url: str) -> None:
@@ -112,7 +110,7 @@ async def test_closing_lets_the_telling_of_a_cancelled_caller_end(store_url: str
         await cancelled_while_telling(games, records)
         asyncio.get_running_loop().call_soon(records.release.set)
         await games.close()
-        assert records.heard == [after_one_draw()]
+        assert records.heard == [resigned()]
 
 
 class RecordsUnreachableOnce(Records):
@@ -122,18 +120,13 @@ class RecordsUnreachableOnce(Records):
         self.tries = 0
         self.heard: list[str] = []
 
-    async def first_action(
+    async def game_over(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
     ) -> None:
         self.tries += 1
         if self.tries == 1:
             raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "the records are unreachable")
         self.heard.append(game.serialize())
-
-    async def game_over(
-        self, game_id: str, player_id: str, challenge: str, game: engine.Klondike
-    ) -> None:
-        raise AssertionError("no game ends here")
 
 
 async def test_the_latest_action_sent_again_is_told_of_again(store_url: str) -> None:
@@ -144,15 +137,15 @@ async def test_the_latest_action_sent_again_is_told_of_again(store_url: str) -> 
     async with games_on(store_url, records) as games:
         created = await games.create("TF", 1, "normal", CODE, player_id="p1")
         game_id, token = created["game_id"], created["player_token"]
+        assert (await games.act(game_id, token, engine.Draw(), request_id="draw")).version == 1
         with pytest.raises(ServiceError) as refused:
-            await games.act(game_id, token, engine.Draw(), request_id="first")
+            await games.act(game_id, token, engine.Resign(), request_id="resign")
         assert refused.value.code is ErrorCode.STORE_UNAVAILABLE and records.heard == []
 
-        again = await games.act(game_id, token, engine.Draw(), request_id="first")
-        assert again.duplicate and again.version == 1
-        assert records.heard == [after_one_draw()]
+        again = await games.act(game_id, token, engine.Resign(), request_id="resign")
+        assert again.duplicate and again.version == 2
+        assert records.heard == [resigned("d")]
 
-        assert (await games.act(game_id, token, engine.Draw(), request_id="second")).version == 2
-        late = await games.act(game_id, token, engine.Draw(), request_id="first")
+        late = await games.act(game_id, token, engine.Draw(), request_id="draw")
         assert late.duplicate and late.version == 1
-        assert records.heard == [after_one_draw()] and records.tries == 2
+        assert records.heard == [resigned("d")] and records.tries == 2

@@ -111,6 +111,9 @@ def served() -> Iterator[tuple[str, Any]]:
         http_write_burst=1000,
         changes_rate_per_second=1000,
         changes_burst=1000,
+        # Every player on public boards at once; the plausibility floor as deployed.
+        board_min_account_hours=0,
+        board_min_games=0,
     )
     app = create_app(settings)
     config = uvicorn.Config(

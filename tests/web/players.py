@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 # The winning line lives with the client tests, whose helpers import the Python SDK.
@@ -33,8 +34,18 @@ def as_player(context: BrowserContext, player: dict[str, Any]) -> None:
     context.add_init_script(f"localStorage.setItem('solitaire.player', {stored})")
 
 
-def play(api: Api, game_id: str, token: str, notations: list[str]) -> None:
+def play(
+    api: Api,
+    game_id: str,
+    token: str,
+    notations: list[str],
+    before_each: Callable[[], None] | None = None,
+) -> None:
+    """Plays ``notations``; ``before_each`` is called before each (a test's clock moving
+    on at a person's pace, say)."""
     for notation in notations:
+        if before_each is not None:
+            before_each()
         status, body = api.post(f"/games/{game_id}/actions", {"action": notation}, token)
         assert status == 200, (notation, body)
 
@@ -47,7 +58,14 @@ def won_game(api: Api, player_token: str | None = None) -> str:
     return str(created["game_id"])
 
 
-def random_play(api: Api, game_id: str, token: str, actions: int, seed: int) -> None:
+def random_play(
+    api: Api,
+    game_id: str,
+    token: str,
+    actions: int,
+    seed: int,
+    before_each: Callable[[], None] | None = None,
+) -> None:
     """Legal moves, draws, recycles and undos chosen by a seeded random generator."""
     chooser = random.Random(seed)
     for _ in range(actions):
@@ -57,7 +75,7 @@ def random_play(api: Api, game_id: str, token: str, actions: int, seed: int) -> 
             legal = ["u"]
         if not legal:
             return
-        play(api, game_id, token, [chooser.choice(legal)])
+        play(api, game_id, token, [chooser.choice(legal)], before_each)
 
 
 def resigned_game(api: Api, request: dict[str, Any], actions: int, seed: int) -> str:

@@ -44,6 +44,9 @@ def clocked_server(clock: FakeClock) -> Iterator[str]:
         http_write_burst=1000,
         changes_rate_per_second=1000,
         changes_burst=1000,
+        # Every player on public boards at once; the plausibility floor as deployed.
+        board_min_account_hours=0,
+        board_min_games=0,
     )
     app = create_app(settings, clock=clock)
     config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning")
@@ -60,10 +63,16 @@ def clocked_server(clock: FakeClock) -> Iterator[str]:
     thread.join(10)
 
 
-def resigned_attempt(api: Api, player: dict[str, Any], mode: str, seed: int) -> str:
+def resigned_attempt(
+    api: Api, player: dict[str, Any], mode: str, seed: int, clock: FakeClock
+) -> str:
     status, game = api.post(f"/daily/{TODAY}/{mode}/games", {}, player["player_token"])
     assert status == 201 and game["ranked"], game
-    random_play(api, game["game_id"], game["player_token"], 20, seed)
+
+    def a_person_thinks() -> None:
+        clock.now += 0.7
+
+    random_play(api, game["game_id"], game["player_token"], 20, seed, a_person_thinks)
     status, body = api.post(f"/games/{game['game_id']}/resign", {}, game["player_token"])
     assert status == 200, body
     return str(game["game_id"])
@@ -80,8 +89,8 @@ def test_daily_page_board_and_replays_after_the_day(
 ) -> None:
     api = Api(clocked_server)
     ada, bob = new_player(api, "Ada"), new_player(api, "Bob")
-    ada_game = resigned_attempt(api, ada, "TF.D1N", seed=1)
-    resigned_attempt(api, bob, "TF.D1N", seed=2)
+    ada_game = resigned_attempt(api, ada, "TF.D1N", seed=1, clock=clock)
+    resigned_attempt(api, bob, "TF.D1N", seed=2, clock=clock)
     size = PHONE if viewport == "phone" else DESKTOP
     context = browser.new_context(base_url=clocked_server, viewport=size)
     context.set_default_timeout(10_000)
@@ -94,7 +103,9 @@ def test_daily_page_board_and_replays_after_the_day(
         expect(challenges).to_have_count(4)
         expect(page.get_by_test_id("daily-countdown")).to_have_text(re.compile(r"^\d+:\d\d:\d\d$"))
         played = page.locator('[data-testid=daily-challenge][data-mode="TF.D1N"]')
-        expect(played.get_by_test_id("daily-play")).to_have_text("Practise")
+        # One attempt each: no practice of the deal until the day is over.
+        expect(played.get_by_test_id("daily-play")).to_have_text(re.compile("^Attempt made"))
+        expect(played.get_by_test_id("daily-play")).to_be_disabled()
         rows = played.get_by_test_id("board-row")
         expect(rows).to_have_count(2)
         expect(played.locator("tr.me")).to_contain_text("Ada")

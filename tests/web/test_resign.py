@@ -3,10 +3,10 @@ that end screen and the "You won" banner link to the replay of the game."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tests.web.pages import expect, is_post, start_code
-from tests.web.players import WINNING_CODE, WINNING_LINE, play
+from tests.web.players import WINNING_CODE, WINNING_LINE, as_player, new_player, play
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -51,9 +51,12 @@ def test_the_won_banner_links_to_the_replay(page: Page, api: Api) -> None:
 
 
 def test_resigning_a_daily_game_keeps_its_deal_private(
-    page: Page, api: Api, page_errors: PageErrors
+    new_context: Any, api: Api, page_errors: PageErrors
 ) -> None:
     page_errors.allow("403")  # the record of a running daily challenge, asked for once
+    context = new_context()
+    as_player(context, new_player(api, "Eve"))  # today's deal is played only ranked
+    page = page_errors.watch(context.new_page())
     page.goto("/#/daily")
     challenge = page.locator('[data-testid=daily-challenge][data-mode="TF.D3N"]')
     challenge.get_by_test_id("daily-play").click()

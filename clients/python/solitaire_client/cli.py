@@ -105,8 +105,7 @@ async def _run(args: argparse.Namespace) -> int:
         if args.command == "play" and args.daily:
             overview = await client.daily()
             created = await client.play_daily(overview.date, args.daily)
-            kind = "ranked attempt" if created.ranked else "practice"
-            print(f"Daily challenge {created.challenge_id} ({kind})", file=out)
+            print(f"Daily challenge {created.challenge_id} (ranked attempt)", file=out)
             args.game_id, args.token = created.game_id, created.player_token
         if args.command == "play" and args.game_id and not args.token:
             print("--game-id needs --token (or SOLITAIRE_TOKEN)", file=sys.stderr)

@@ -82,7 +82,8 @@ class PlayerCalls(RestBase):
         return self._parse(DailyOverview, response)
 
     async def play_daily(self, date: str, mode: str) -> DailyGameCreated:
-        """A game of a challenge: the player's first is the ranked attempt."""
+        """The player's ranked attempt at today's challenge, the only game of its deal
+        until the day is over; asked for again before its first action, the same one."""
         response = await self._request("POST", f"/daily/{date}/{mode}/games", token=self._player())
         created = self._parse(DailyGameCreated, response)
         self._tokens[created.game_id] = created.player_token

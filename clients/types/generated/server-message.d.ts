@@ -43,6 +43,7 @@ export type ErrorCode =
   | "daily_closed"
   | "daily_running"
   | "daily_attempt_used"
+  | "already_in_race"
   | "winnable_pool_empty"
   | "winnable_not_offered"
   | "hints_not_allowed"

@@ -48,7 +48,7 @@ export interface BoardRow {
   value?: number | null;
   won?: boolean | null;
   /**
-   * Daily boards: a won attempt's time in ms, first action to win.
+   * Daily boards: a won attempt's time in ms, from its deal to the win.
    */
   time_ms?: number | null;
   moves?: number | null;
@@ -61,7 +61,7 @@ export interface BoardRow {
    */
   game_id?: string | null;
   /**
-   * Daily boards: true while the attempt has not ended (it ranks as it stood at its first action). An attempt still open at the end of the day is then counted as it stood, not won.
+   * Daily boards: true while the attempt has not ended (it ranks as it was dealt). An attempt still open at the end of the day is then counted as it stood, not won: one never played counts as played and not won.
    */
   open?: boolean | null;
 }

@@ -12,6 +12,14 @@ export interface CreatedGame {
   code: string | null;
   version: number;
   state: PublicState;
+  /**
+   * Server time (ms since the epoch) the game was dealt: its clock runs from here, not from a first action. A player's time on a board is the server's, from this moment to the winning action.
+   */
+  clock_started_at: number;
+  /**
+   * Server time (ms) of this answer, to show the clock in step with the server.
+   */
+  server_time: number;
 }
 /**
  * Everything a player may see. Face-down cards and the stock appear only as counts.

@@ -38,9 +38,13 @@ export interface DailyBoard {
   public: boolean;
   public_at: number;
   /**
-   * The deal's code, once the day is over.
+   * The deal's code once the day is over; null before, and for a day nobody played.
    */
   code: string | null;
+  /**
+   * With a player token: your ranked attempt at this challenge, if any.
+   */
+  mine: OwnAttempt | null;
 }
 /**
  * This interface was referenced by `DailyBoard`'s JSON-Schema
@@ -63,7 +67,7 @@ export interface BoardRow {
   value?: number | null;
   won?: boolean | null;
   /**
-   * Daily boards: a won attempt's time in ms, first action to win.
+   * Daily boards: a won attempt's time in ms, from its deal to the win.
    */
   time_ms?: number | null;
   moves?: number | null;
@@ -76,7 +80,45 @@ export interface BoardRow {
    */
   game_id?: string | null;
   /**
-   * Daily boards: true while the attempt has not ended (it ranks as it stood at its first action). An attempt still open at the end of the day is then counted as it stood, not won.
+   * Daily boards: true while the attempt has not ended (it ranks as it was dealt). An attempt still open at the end of the day is then counted as it stood, not won: one never played counts as played and not won.
    */
   open?: boolean | null;
+}
+/**
+ * Your ranked attempt, as only you see it: whether it stands on the board, or why not.
+ *
+ * This interface was referenced by `DailyBoard`'s JSON-Schema
+ * via the `definition` "OwnAttempt".
+ */
+export interface OwnAttempt {
+  game_id: string;
+  won: boolean;
+  time_ms: number | null;
+  moves: number;
+  foundations: number;
+  /**
+   * It has not ended yet.
+   */
+  open: boolean;
+  /**
+   * Played at a person's pace (null while open); see `PlayerStats`.
+   */
+  verified: boolean | null;
+  /**
+   * The rule of the plausibility floor an unverified attempt broke.
+   */
+  reason: ("burst" | "pace" | "unknown") | null;
+  /**
+   * What was measured, in English.
+   */
+  detail: string | null;
+  on_board: boolean;
+  /**
+   * Why it is not on the board: unverified, or you are not eligible yet.
+   */
+  off_board: ("unverified" | "not_eligible") | null;
+  /**
+   * The reason in English.
+   */
+  off_board_detail: string | null;
 }

@@ -28,7 +28,7 @@ export interface DailyChallenge {
    */
   mode: string;
   /**
-   * Ranked attempts on the board (from their first action).
+   * Ranked attempts on the board (from their deal).
    */
   players: number;
   /**

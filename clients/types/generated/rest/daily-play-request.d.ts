@@ -5,7 +5,7 @@
  */
 export interface DailyPlayRequest {
   /**
-   * `true`: this must be the ranked attempt. With no player token (401 `unauthorized`) or once the player's ranked attempt exists (409 `daily_attempt_used`) nothing is created. Left out: the player's first game is the ranked attempt, later ones are unranked practice. A player's first game is always the ranked one, so there is no `false`.
+   * `true` or left out, alike: until its day is over a challenge is played only as each player's one ranked attempt. With no player token (401 `unauthorized`) or once the player's ranked attempt exists (409 `daily_attempt_used`) nothing is created; the same request sent again by the device that made the attempt, before its first action, answers that attempt again.
    */
   ranked?: true | null;
 }

@@ -4,6 +4,14 @@ export interface GameStateResponse {
   game_id: string;
   version: number;
   state: PublicState;
+  /**
+   * Server time (ms) the game was dealt; null for a game made before it was kept.
+   */
+  clock_started_at: number | null;
+  /**
+   * Server time (ms) of this answer.
+   */
+  server_time: number;
 }
 /**
  * Everything a player may see. Face-down cards and the stock appear only as counts.
