@@ -23,6 +23,7 @@ from ..config import Settings
 from ..errors import ServiceError
 from ..protocol import ErrorCode
 from ..store import Store, StoreUnavailable
+from ..store.race_document import RaceDocument
 from . import Player, Players
 from .attempts import DailyAttempts
 from .boards import Boards
@@ -120,16 +121,29 @@ class Careers:
                 )
 
     async def _judged(self, game_id: str, game: engine.Klondike) -> tuple[int | None, Verification]:
-        """A win's time from the deal to the winning action, and the pace of the game,
-        both from its action log as the server timed it."""
+        """A win's time from the moment its cards were shown (the deal; a race game's,
+        the race's start) to the winning action, and the pace of the game, both from its
+        action log as the server timed it."""
         try:
             timed = await self.store.timed_actions(game_id) or []
+            time_ms = await self._won_in(game_id, timed) if game.won else None
         except StoreUnavailable:
             # Counted now as it stands, or never: the time and the pace are left unknown,
             # and an unknown pace keeps the game off public boards.
             return None, Verification(False, "unknown", "the action log could not be read")
-        time_ms = timed[-1][1] if game.won and timed else None
         return time_ms, judge(timed, self.pace)
+
+    async def _won_in(self, game_id: str, timed: list[tuple[str, int | None]]) -> int | None:
+        won_at = timed[-1][1] if timed else None
+        if won_at is None:
+            return None
+        stored = await self.store.load(game_id)
+        if stored is None or not stored.race_id:
+            return won_at
+        # A race game is dealt when its player joins, and shown when the race starts.
+        race = await self.store.load_race(stored.race_id)
+        start_at = RaceDocument.parse(race.doc).start_at if race is not None else None
+        return won_at if start_at is None else max(0, stored.created_ms + won_at - start_at)
 
     async def game_over(
         self, game_id: str, player_id: str, challenge: str, game: engine.Klondike

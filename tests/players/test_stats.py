@@ -15,6 +15,7 @@ from service.config import Settings
 from service.games.hooks import PlayerHooks
 from service.players.stats import Ending
 from tests.players.conftest import FakeClock, new_player, play_paced, players_client
+from tests.races.race_support import fixed_code
 from tests.service.helpers import winnable_reflechi
 from tests.support import CheckedClient, auth
 
@@ -179,6 +180,24 @@ def test_race_games_of_a_player_count(store_url: str, clock: FakeClock) -> None:
         assert resigned.status_code == 200, resigned.text
         client.post(f"/races/{race_id}/resign", headers=auth(guest["player_token"]))
         assert _stats(client, token)["TF.D1N"]["played"] == 1
+
+
+def test_a_race_win_is_timed_from_the_race_start(
+    store_url: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race game is dealt when its player joins and shown when the race starts: the
+    wait in the lobby is not part of its time."""
+    code, line = _winnable()
+    monkeypatch.setattr(engine.GameCode, "random_secret", fixed_code(engine.GameCode.parse(code)))
+    with players_client(store_url, clock, race_countdown_seconds=0) as client:
+        token = new_player(client)["player_token"]
+        host = client.post("/races", json={"name": "Ada", "game": "TF"}, headers=auth(token)).json()
+        client.post("/races/join", json={"join_code": host["join_code"], "name": "Bob"})
+        clock.now += 300  # five minutes in the lobby
+        started = client.post(f"/races/{host['race_id']}/start", headers=auth(host["player_token"]))
+        assert started.status_code == 200, started.text
+        play_paced(client, host, line, clock, 90)
+        assert _stats(client, token)["TF.D1N"]["best_time_ms"] == 90_000
 
 
 class _Unheard:
