@@ -13,12 +13,12 @@ the test suite validates every one of them against the committed schemas.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
 from .. import engine
+from .errors import ErrorCode as ErrorCode
 
 PROTOCOL_VERSION = 1
 
@@ -267,45 +267,6 @@ class Rejection(Model):
 
 
 # --------------------------------------------------------------------------- errors and health
-
-
-class ErrorCode(StrEnum):
-    BAD_JSON = "bad_json"
-    BAD_MESSAGE = "bad_message"
-    UNSUPPORTED_PROTOCOL = "unsupported_protocol"
-    HELLO_REQUIRED = "hello_required"
-    FRAME_TOO_LARGE = "frame_too_large"
-    RATE_LIMITED = "rate_limited"
-    TOO_MANY_SUBSCRIPTIONS = "too_many_subscriptions"
-    NOT_FOUND = "not_found"
-    UNAUTHORIZED = "unauthorized"
-    NOT_PLAYER = "not_player"
-    NOT_SUBSCRIBED = "not_subscribed"
-    BAD_CODE = "bad_code"
-    INVALID_ACTION = "invalid_action"
-    RULE_VIOLATION = "rule_violation"
-    STALE_VERSION = "stale_version"
-    GAME_TOO_LONG = "game_too_long"
-    STORE_UNAVAILABLE = "store_unavailable"
-    RACE_RUNNING = "race_running"
-    RACE_FULL = "race_full"
-    RACE_STARTED = "race_started"
-    RACE_NOT_STARTED = "race_not_started"
-    RACE_OVER = "race_over"
-    RACE_NOT_FINISHED = "race_not_finished"
-    NOT_HOST = "not_host"
-    REQUEST_ID_REUSED = "request_id_reused"
-    GAME_NOT_OVER = "game_not_over"
-    BAD_NAME = "bad_name"
-    DAILY_CLOSED = "daily_closed"
-    DAILY_RUNNING = "daily_running"
-    DAILY_ATTEMPT_USED = "daily_attempt_used"
-    ALREADY_IN_RACE = "already_in_race"
-    WINNABLE_POOL_EMPTY = "winnable_pool_empty"
-    WINNABLE_NOT_OFFERED = "winnable_not_offered"
-    HINTS_NOT_ALLOWED = "hints_not_allowed"
-    METHOD_NOT_ALLOWED = "method_not_allowed"
-    INTERNAL_ERROR = "internal_error"
 
 
 class Problem(Model):
