@@ -1,0 +1,109 @@
+"""The scenarios whose every write may lose its reply: what players do, end to end.
+
+Each is a function of a ``Driver`` that asserts the status of every answer; the fault
+tests compare the answers and the state it leaves with the fault-free run's.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from tests.faults.harness import Driver
+from tests.service.helpers import winnable_reflechi
+
+DAY = 86_400.0
+TODAY = "2026-12-01"
+CHALLENGE = f"{TODAY}.TF.D1N"
+
+
+@functools.cache
+def winning() -> tuple[str, list[str]]:
+    """A Réfléchi deal and its winning line (135 actions)."""
+    return winnable_reflechi()
+
+
+def _player(driver: Driver, name: str) -> dict[str, Any]:
+    created: dict[str, Any] = driver.call("POST", "/players", {"name": name}, status=201)
+    return created
+
+
+def daily_attempt(driver: Driver) -> None:
+    """A player's ranked attempt at today's challenge, won, then the day's board once the
+    day is over (which closes the day's attempts)."""
+    _, line = winning()
+    ada = _player(driver, "Ada")
+    token = ada["player_token"]
+    driver.call("GET", "/daily", token=token)
+    attempt = driver.call("POST", f"/daily/{TODAY}/TF.D1N/games", token=token, status=201)
+    assert attempt["ranked"]
+    driver.play(attempt, line, 120)
+    board = driver.call("GET", f"/daily/{TODAY}/TF.D1N", token=token)
+    assert board["mine"]["won"] and not board["mine"]["open"]
+    driver.call("GET", "/players/me/stats", token=token)
+    driver.clock.now += DAY
+    board = driver.call("GET", f"/daily/{TODAY}/TF.D1N", token=token)
+    assert board["public"] and [row["name"] for row in board["top"]] == ["Ada"]
+    driver.call("GET", f"/games/{attempt['game_id']}/record")
+
+
+def race_with_rematch(driver: Driver) -> None:
+    """Three players race on a winnable deal: one wins, the others resign; then all three
+    ask for a rematch."""
+    _, line = winning()
+    players = [_player(driver, name) for name in ("Ada", "Bob", "Cy")]
+    ada, bob, cy = (p["player_token"] for p in players)
+    body = {"name": "Ada", "game": "TF", "draw": 1, "scoring": "normal", "max_players": 3}
+    host = driver.call("POST", "/races", {**body, "winnable": True}, ada, status=201)
+    race_id = host["race_id"]
+    seats = [host]
+    for name, token in (("Bob", bob), ("Cy", cy)):
+        join = {"join_code": host["join_code"], "name": name}
+        seats.append(driver.call("POST", "/races/join", join, token, status=201))
+    driver.call("POST", f"/races/{race_id}/start", token=host["player_token"])
+    driver.clock.now += 601
+    driver.call("POST", f"/races/{race_id}/resign", token=seats[1]["player_token"])
+    third = seats[2]
+    driver.play(third, line[:2], 5, ids="cy-")
+    driver.call("POST", f"/races/{race_id}/resign", token=third["player_token"])
+    driver.play(host, line, 150, ids="ada-")
+    race = driver.call("GET", f"/races/{race_id}")["race"]
+    assert race["status"] == "finished"
+    for seat in seats:
+        rematch = driver.call("POST", f"/races/{race_id}/rematch", token=seat["player_token"])
+    driver.call("GET", f"/races/{rematch['race']['race_id']}")
+    driver.call("GET", "/players/me/stats", token=ada)
+
+
+def linked_device(driver: Driver) -> None:
+    """A player links a second device, which then signs the first one out."""
+    first = _player(driver, "Ada")["player_token"]
+    code = driver.call("POST", "/players/me/link-codes", token=first, status=201)["link_code"]
+    driver.call("POST", "/players/link", {"link_code": "WRONG234"}, status=404)
+    second = driver.call("POST", "/players/link", {"link_code": code}, status=201)
+    driver.call("POST", "/players/link", {"link_code": code}, status=404)
+    driver.call("GET", "/players/me", token=second["player_token"])
+    revoked = driver.call("POST", "/players/me/revoke-others", token=second["player_token"])
+    assert revoked == {"revoked": 1}
+    driver.call("GET", "/players/me", token=first, status=401)
+    driver.call("PATCH", "/players/me", {"name": "Ada L."}, second["player_token"])
+
+
+def ten_games(driver: Driver) -> None:
+    """Ten games of one player: a win, resignations, and games left for the next one."""
+    code, line = winning()
+    token = _player(driver, "Ada")["player_token"]
+    for number in range(10):
+        game = driver.call("POST", "/games", {"code": code}, token, status=201)
+        if number == 4:
+            driver.play(game, line, 100, ids="g4-")
+        elif number % 3 == 0:
+            driver.play(game, line[:3], 3)
+            driver.call("POST", f"/games/{game['game_id']}/resign", token=game["player_token"])
+        elif number % 3 == 1:
+            driver.play(game, line[:1], 1, ids=f"g{number}-")
+        driver.clock.now += 10
+    stats = driver.call("GET", "/players/me/stats", token=token)
+    figures = stats["modes"]["TF.D1N"]
+    assert (figures["played"], figures["won"]) == (10, 1), figures
+    driver.call("GET", "/leaderboards/streak.TF.D1N", token=token)
