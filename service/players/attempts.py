@@ -104,7 +104,9 @@ class DailyAttempts:
         if claimed:
             await from_store(
                 self.records.queue_push(
-                    f"daily-attempts:{challenge}", f"{player_id} {entry['game_id']}"
+                    f"daily-attempts:{challenge}",
+                    f"{player_id} {entry['game_id']}",
+                    ttl_seconds=ATTEMPT_TTL_SECONDS,
                 )
             )
         if on_board:

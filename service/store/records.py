@@ -5,6 +5,10 @@ players (profiles, token look-ups, statistics, link codes, daily challenges and
 leaderboards) is built on these few primitives, in memory or in Redis alike. Every
 document is changed only by compare-and-set on its version, so instances never lose
 each other's updates.
+
+Each write is done once per call, whatever the store did: a call whose request reached
+Redis twice (its first reply lost, the client library sent it again) answers what the
+first one did (``redis_once``), so a caller never sees its own write as someone else's.
 """
 
 from __future__ import annotations
@@ -72,8 +76,9 @@ class Records(ABC):
     async def delete(self, key: str) -> None: ...
 
     @abstractmethod
-    async def queue_push(self, queue: str, value: str) -> int:
-        """Appends ``value``; returns the queue's new length."""
+    async def queue_push(self, queue: str, value: str, ttl_seconds: int = 0) -> int:
+        """Appends ``value``; returns the queue's new length. A queue given
+        ``ttl_seconds`` is deleted that long after its latest push."""
 
     @abstractmethod
     async def queue_pop(self, queue: str) -> str | None:
@@ -132,6 +137,7 @@ class MemoryRecords(Records):
         self._boards: dict[str, SortedList] = {}
         self._entered: dict[str, int] = {}
         self._queues: dict[str, deque[str]] = {}
+        self._queue_expiry: dict[str, float] = {}
 
     @staticmethod
     def _expiry(ttl_seconds: int) -> float:
@@ -176,17 +182,27 @@ class MemoryRecords(Records):
         self._values.pop(key, None)
         self._docs.pop(key, None)
 
-    async def queue_push(self, queue: str, value: str) -> int:
-        values = self._queues.setdefault(queue, deque())
+    def _queue(self, queue: str) -> deque[str] | None:
+        if self._queue_expiry.get(queue, float("inf")) <= time.monotonic():
+            self._queues.pop(queue, None)
+            self._queue_expiry.pop(queue, None)
+        return self._queues.get(queue)
+
+    async def queue_push(self, queue: str, value: str, ttl_seconds: int = 0) -> int:
+        values = self._queue(queue)
+        if values is None:
+            values = self._queues[queue] = deque()
         values.append(value)
+        if ttl_seconds > 0:
+            self._queue_expiry[queue] = self._expiry(ttl_seconds)
         return len(values)
 
     async def queue_pop(self, queue: str) -> str | None:
-        values = self._queues.get(queue)
+        values = self._queue(queue)
         return values.popleft() if values else None
 
     async def queue_length(self, queue: str) -> int:
-        return len(self._queues.get(queue, ()))
+        return len(self._queue(queue) or ())
 
     async def board_add(
         self, board: str, member: str, score: float, replace: bool = False, ttl_seconds: int = 0

@@ -13,7 +13,10 @@
   member) is moved into these keys when the store opens (``redis_board_moves``), while
   ``sol:rec:board-move:<board>`` (a string) is held by the instance moving it
 
-Every other key stands alone (no script touches two), so they spread over a Redis Cluster.
+Every other key stands alone, but for the markers of its writes (``redis_once``), which
+share its hash slot: so they spread over a Redis Cluster. A document's hash also keeps
+``n``, the nonces of its latest writes. Every write here is answered the same when Redis
+is sent it twice (``redis_once``).
 """
 
 from __future__ import annotations
@@ -22,17 +25,9 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from . import redis_once
 from .base import StoreUnavailable
 from .records import BoardPage, Doc, Ranked, Records
-
-_SAVE = """
-local current = redis.call('HGET', KEYS[1], 'v')
-if (current or '0') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'v', tonumber(ARGV[1]) + 1, 'd', ARGV[2])
-if ARGV[3] ~= '0' then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
-return 1
-"""
-
 
 ENTRY_DIGITS = 15
 
@@ -131,7 +126,10 @@ def _ranked(flat: list[Any], first: int) -> list[Ranked]:
 class RedisRecords(Records):
     def __init__(self, redis: Any) -> None:
         self._redis = redis
-        self._save = redis.register_script(_SAVE)
+        self._save = redis.register_script(redis_once.SAVE)
+        self._claim = redis.register_script(redis_once.CLAIM)
+        self._take = redis.register_script(redis_once.TAKE)
+        self._push = redis.register_script(redis_once.PUSH)
         self._page = redis.register_script(_PAGE)
         self._board_add = redis.register_script(_ADD)
         self._board_remove = redis.register_script(_REMOVE)
@@ -148,7 +146,8 @@ class RedisRecords(Records):
     async def save(self, key: str, expected_version: int, text: str, ttl_seconds: int = 0) -> bool:
         try:
             saved = await self._save(
-                keys=[_doc(key)], args=[str(expected_version), text, str(ttl_seconds)]
+                keys=[_doc(key)],
+                args=[str(expected_version), text, str(ttl_seconds), redis_once.nonce()],
             )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
@@ -156,7 +155,11 @@ class RedisRecords(Records):
 
     async def claim(self, key: str, value: str, ttl_seconds: int = 0) -> bool:
         try:
-            done = await self._redis.set(_value(key), value, nx=True, ex=ttl_seconds or None)
+            name = _value(key)
+            marker = redis_once.marker(name, redis_once.nonce())
+            done = await self._claim(
+                keys=[name, marker], args=[value, ttl_seconds, redis_once.MARKER_SECONDS]
+            )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return bool(done)
@@ -185,8 +188,12 @@ class RedisRecords(Records):
         return [None if value is None else _text(value) for value in values]
 
     async def take(self, key: str) -> str | None:
+        return await self._taken(_value(key), "GETDEL")
+
+    async def _taken(self, name: str, command: str) -> str | None:
+        marker = redis_once.marker(name, redis_once.nonce())
         try:
-            value = await self._redis.getdel(_value(key))
+            value = await self._take(keys=[name, marker], args=[command, redis_once.MARKER_SECONDS])
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return None if value is None else _text(value)
@@ -198,18 +205,19 @@ class RedisRecords(Records):
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
-    async def queue_push(self, queue: str, value: str) -> int:
+    async def queue_push(self, queue: str, value: str, ttl_seconds: int = 0) -> int:
+        name = _queue(queue)
+        marker = redis_once.marker(name, redis_once.nonce())
         try:
-            return int(await self._redis.rpush(_queue(queue), value))
+            length = await self._push(
+                keys=[name, marker], args=[value, ttl_seconds, redis_once.MARKER_SECONDS]
+            )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
+        return int(length)
 
     async def queue_pop(self, queue: str) -> str | None:
-        try:
-            value = await self._redis.lpop(_queue(queue))
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        return None if value is None else _text(value)
+        return await self._taken(_queue(queue), "LPOP")
 
     async def queue_length(self, queue: str) -> int:
         try:
