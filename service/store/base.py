@@ -124,7 +124,11 @@ class History:
 
 
 class Store(ABC):
-    """A game store. Commit is the only write after create, and it is atomic."""
+    """A game store. Commit is the only write after create, and it is atomic.
+
+    Every write is done once per call whatever the network did: a call whose command
+    reached Redis twice (its reply lost, the client library sent it again) is answered
+    as the first one was (``redis_once``)."""
 
     # Players' documents, boards and single-use keys, kept by the same backend.
     records: Records
@@ -234,6 +238,11 @@ class Store(ABC):
         like a won game (``won_game_ttl_seconds``), for its published result."""
 
     @abstractmethod
+    async def renew_race(self, race_id: str) -> None:
+        """A race still played lives ``game_ttl_seconds`` from now: its document must not
+        expire under its players (a race that is over keeps the lifetime it was given)."""
+
+    @abstractmethod
     async def race_of_join_code(self, join_code: str) -> str | None: ...
 
     # ------------------------------------------------------------------ counters
@@ -242,6 +251,17 @@ class Store(ABC):
     async def tally(self, key: str, window_seconds: int, add: int = 1) -> int:
         """Adds ``add`` (0 only reads) to a counter shared by every instance, which is
         deleted ``window_seconds`` after it was first counted; returns its value."""
+
+    @abstractmethod
+    async def admit(self, key: str, limit: int, window_seconds: int) -> bool:
+        """Counts one on the counter ``key`` (as ``tally`` does) if it is under ``limit``,
+        in one atomic step; False, counting nothing, when it is not: of concurrent calls
+        at most ``limit`` pass in a window."""
+
+    @abstractmethod
+    async def refund(self, key: str) -> None:
+        """Takes one off the counter ``key`` (never below 0; nothing once its window is
+        over): a call that was admitted turned out not to count."""
 
     @abstractmethod
     async def publish(self, topic: str, payload: bytes) -> None:

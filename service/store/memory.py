@@ -47,7 +47,8 @@ class MemoryStore(Store):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
         self._games: dict[str, _Entry] = {}
-        self._races: dict[str, tuple[StoredRace, float | None]] = {}
+        # Race id -> the race, when it expires, whether it is over.
+        self._races: dict[str, tuple[StoredRace, float | None, bool]] = {}
         self._join_codes: dict[str, str] = {}
         self._tallies: dict[str, tuple[int, float]] = {}
         self.records = MemoryRecords()
@@ -149,7 +150,7 @@ class MemoryStore(Store):
         found = self._races.get(race_id)
         if found is None:
             return None
-        race, expires_at = found
+        race, expires_at, _ = found
         if expires_at is not None and expires_at <= now():
             del self._races[race_id]
             return None
@@ -160,7 +161,7 @@ class MemoryStore(Store):
         if holder is not None and self._race(holder) is not None:
             return False
         self._join_codes[join_code] = race.race_id
-        self._races[race.race_id] = (replace(race), self._expiry(False))
+        self._races[race.race_id] = (replace(race), self._expiry(False), False)
         return True
 
     async def load_race(self, race_id: str) -> StoredRace | None:
@@ -177,9 +178,15 @@ class MemoryStore(Store):
             return CommitResult(CommitStatus.CONFLICT, race.version)
         race.version += 1
         race.doc = doc
-        self._races[race_id] = (race, self._expiry(over))
+        self._races[race_id] = (race, self._expiry(over), over)
         self._dispatch(Delivery(race_topic(race_id), race.version, payload))
         return CommitResult(CommitStatus.APPLIED, race.version)
+
+    async def renew_race(self, race_id: str) -> None:
+        race = self._race(race_id)
+        expires_at = self._expiry(False)
+        if race is not None and not self._races[race_id][2] and expires_at is not None:
+            self._races[race_id] = (race, expires_at, False)
 
     async def race_of_join_code(self, join_code: str) -> str | None:
         race_id = self._join_codes.get(join_code)
@@ -196,6 +203,17 @@ class MemoryStore(Store):
             count += add
             self._tallies[key] = (count, expires_at)
         return count
+
+    async def admit(self, key: str, limit: int, window_seconds: int) -> bool:
+        if await self.tally(key, window_seconds, add=0) >= limit:
+            return False
+        await self.tally(key, window_seconds)
+        return True
+
+    async def refund(self, key: str) -> None:
+        count, expires_at = self._tallies.get(key, (0, 0.0))
+        if count > 0 and expires_at > now():
+            self._tallies[key] = (count - 1, expires_at)
 
     async def publish(self, topic: str, payload: bytes) -> None:
         self._dispatch(Delivery(topic, 0, payload))

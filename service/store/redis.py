@@ -15,6 +15,7 @@ from typing import Any
 from redis.exceptions import RedisError, ResponseError
 
 from ..config import Settings
+from . import redis_once
 from .base import (
     CHECKPOINT_INTERVAL,
     REQUEST_MEMORY,
@@ -35,17 +36,15 @@ from .redis_layout import (
     COMMIT_SCRIPT,
     COMMIT_SHA,
     SAVE_RACE_SCRIPT,
-    SAVE_RACE_SHA,
     channel,
     checkpoint_key,
     game_keys,
-    join_key,
-    race_keys,
     stored_game,
     tally_key,
     text_of,
     watchers_key,
 )
+from .redis_races import RedisRaces
 from .redis_records import RedisRecords
 from .redis_watchers import Watchers
 
@@ -71,6 +70,10 @@ class RedisStore(Store):
         self._feed = clients.feed
         self._run = clients.run
         self.records = RedisRecords(self._redis)
+        self._races = RedisRaces(self._redis, self._run, settings)
+        self._tally = self._redis.register_script(redis_once.TALLY)
+        self._admit = self._redis.register_script(redis_once.ADMIT)
+        self._refund = self._redis.register_script(redis_once.REFUND)
         self._watchers = Watchers(
             self._run,
             settings.game_ttl_seconds,
@@ -205,6 +208,7 @@ class RedisStore(Store):
             fingerprint,
             CHECKPOINT_INTERVAL,
             self._watchers.instance_id,
+            redis_once.nonce(),
         )
         try:
             ((status, version),) = await self._run(command)
@@ -237,7 +241,8 @@ class RedisStore(Store):
             raise StoreUnavailable(str(exc)) from exc
         if entry is None:
             return None
-        version, fingerprint = text_of(entry).split("\t", 1)
+        # "<version>\t<fingerprint>", and the nonce of the commit that made it.
+        version, fingerprint, *_ = text_of(entry).split("\t")
         return int(version), fingerprint
 
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
@@ -287,57 +292,23 @@ class RedisStore(Store):
     # ------------------------------------------------------------------ races
 
     async def create_race(self, race: StoredRace, join_code: str) -> bool:
-        doc_key, _ = race_keys(race.race_id)
-        ttl = self.settings.game_ttl_seconds
-        try:
-            if not await self._redis.set(join_key(join_code), race.race_id, nx=True, ex=ttl):
-                return False
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hset(doc_key, mapping={"d": race.doc, "v": race.version})
-                pipe.expire(doc_key, ttl)
-                await pipe.execute()
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        return True
+        return await self._races.create(race, join_code)
 
     async def load_race(self, race_id: str) -> StoredRace | None:
-        doc_key, _ = race_keys(race_id)
-        try:
-            (fields,) = await self._run(("HGETALL", doc_key))
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        if not fields:
-            return None
-        return StoredRace(race_id, int(fields[b"v"]), text_of(fields[b"d"]))
+        return await self._races.load(race_id)
 
     async def save_race(
         self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:
-        settings = self.settings
-        ttl = settings.won_game_ttl_seconds if over else settings.game_ttl_seconds
-        try:
-            ((status, version),) = await self._run(
-                (
-                    "EVALSHA",
-                    SAVE_RACE_SHA,
-                    2,
-                    *race_keys(race_id),
-                    expected_version,
-                    doc,
-                    payload,
-                    ttl,
-                )
-            )
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        return CommitResult(CommitStatus(status.decode()), int(version))
+        return await self._races.save(race_id, expected_version, doc, payload, over)
+
+    async def renew_race(self, race_id: str) -> None:
+        await self._races.renew(race_id)
 
     async def race_of_join_code(self, join_code: str) -> str | None:
-        try:
-            race_id = await self._redis.get(join_key(join_code))
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
-        return text_of(race_id) if race_id else None
+        return await self._races.race_of_join_code(join_code)
+
+    # ------------------------------------------------------------------ counters
 
     async def tally(self, key: str, window_seconds: int, add: int = 1) -> int:
         name = tally_key(key)
@@ -345,13 +316,32 @@ class RedisStore(Store):
             if not add:
                 value = await self._redis.get(name)
                 return int(value) if value else 0
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.incrby(name, add)
-                pipe.expire(name, window_seconds, nx=True)
-                count, _ = await pipe.execute()
+            marker = redis_once.marker(name, redis_once.nonce())
+            count = await self._tally(
+                keys=[name, marker], args=[add, window_seconds, redis_once.MARKER_SECONDS]
+            )
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return int(count)
+
+    async def admit(self, key: str, limit: int, window_seconds: int) -> bool:
+        name = tally_key(key)
+        marker = redis_once.marker(name, redis_once.nonce())
+        try:
+            admitted = await self._admit(
+                keys=[name, marker], args=[limit, window_seconds, redis_once.MARKER_SECONDS]
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return bool(admitted)
+
+    async def refund(self, key: str) -> None:
+        name = tally_key(key)
+        marker = redis_once.marker(name, redis_once.nonce())
+        try:
+            await self._refund(keys=[name, marker], args=[redis_once.MARKER_SECONDS])
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
 
     async def publish(self, topic: str, payload: bytes) -> None:
         try:

@@ -9,7 +9,9 @@ all of them, also runs on Redis Cluster:
 - ``sol:{id}:log`` list: every accepted action, as its notation and its time (ms after
   ``t0``, the creation time in the game hash); action ``k`` (from 1) made version ``k``
 - ``sol:{id}:rid`` hash: the request ids of the last ``REQUEST_MEMORY`` actions or more:
-  ``=<request id>`` -> ``<version>\\t<request fingerprint>``, and ``#<version % memory>``
+  ``=<request id>`` -> ``<version>\\t<request fingerprint>\\t<nonce>``, the nonce of the
+  commit call that applied it (``redis_once``: that call sent again is answered
+  ``applied``, any other with the same id ``duplicate``), and ``#<version % memory>``
   -> the ``=<request id>`` field that version wrote, which the action that many versions
   later deletes (earlier releases kept a list, scanned on every commit)
 - ``sol:{id}:ch``  pub/sub channel of accepted changes, ``<version>\\n<change json>``
@@ -18,6 +20,14 @@ all of them, also runs on Redis Cluster:
   The commit publishes only when an instance other than the committing one is in it:
   the committing instance hands the change to its own watchers itself, and reading its
   own change back from pub/sub cost it about a tenth of its CPU per action.
+
+A race's keys share the hash tag ``{race:<race id>}``:
+
+- ``sol:{race:id}:doc`` hash: ``d`` the race document (JSON), ``v`` its version, ``n`` the
+  nonces of its latest saves with the version each made (``nonce=version``, space
+  separated), ``w`` 1 once the race is over
+- ``sol:{race:id}:ch`` pub/sub channel of the race's messages
+- ``sol:join:<code>`` string: the race id of a join code
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import hashlib
 from typing import Any
 
 from .base import StoredGame, race_topic
+from .redis_once import RECENT_NONCES
 
 COMMIT_SCRIPT = """
 local v = redis.call('HGET', KEYS[1], 'v')
@@ -52,7 +63,9 @@ if ARGV[4] ~= '' then
     if #entries > 0 and left > 0 then redis.call('PEXPIRE', KEYS[3], left) end
   end
   if seen then
-    local version, fp = string.match(seen, '^(%d+)\\t(.*)$')
+    local version, fp, once = string.match(seen, '^(%d+)\\t([^\\t]*)\\t?(.*)$')
+    -- This very call, sent again after its reply was lost: answered as it was.
+    if once ~= '' and once == ARGV[14] then return {'applied', tonumber(version)} end
     if fp == ARGV[11] then return {'duplicate', tonumber(version)} end
     return {'reused', tonumber(version)}
   end
@@ -83,7 +96,8 @@ if ARGV[4] ~= '' then
   local old = redis.call('HGET', KEYS[3], slot)
   if old then redis.call('HDEL', KEYS[3], old)
   elseif redis.call('EXISTS', KEYS[3]) == 0 then created[#created + 1] = KEYS[3] end
-  redis.call('HSET', KEYS[3], slot, '=' .. ARGV[4], '=' .. ARGV[4], nv .. '\\t' .. ARGV[11])
+  local entry = nv .. '\\t' .. ARGV[11] .. '\\t' .. ARGV[14]
+  redis.call('HSET', KEYS[3], slot, '=' .. ARGV[4], '=' .. ARGV[4], entry)
 end
 if renew then created = {KEYS[1], KEYS[2], KEYS[3], KEYS[5], KEYS[6]} end
 for _, key in ipairs(created) do
@@ -96,17 +110,47 @@ end
 return {'applied', nv}
 """
 
+# ARGV: expected version, document, payload, ttl, nonce, over ('1' or '0'). The hash
+# keeps ``n``, the nonces of its latest saves with the version each made, so that a save
+# sent again (its reply lost) is answered as it was, and ``w``, whether the race is over.
 SAVE_RACE_SCRIPT = """
-local v = redis.call('HGET', KEYS[1], 'v')
-if not v then return {'missing', 0} end
-v = tonumber(v)
+local current = redis.call('HMGET', KEYS[1], 'v', 'n')
+if not current[1] then return {'missing', 0} end
+local recent = current[2] or ''
+local made = string.match(' ' .. recent, ' ' .. ARGV[5] .. '=(%d+)')
+if made then return {'applied', tonumber(made)} end
+local v = tonumber(current[1])
 if v ~= tonumber(ARGV[1]) then return {'conflict', v} end
 local nv = v + 1
-redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', nv)
+local kept = {}
+for seen in string.gmatch(recent, '%S+') do kept[#kept + 1] = seen end
+while #kept >= RECENT do table.remove(kept, 1) end
+kept[#kept + 1] = ARGV[5] .. '=' .. nv
+redis.call('HSET', KEYS[1], 'd', ARGV[2], 'v', nv, 'n', table.concat(kept, ' '), 'w', ARGV[6])
 local ttl = tonumber(ARGV[4])
 if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) else redis.call('PERSIST', KEYS[1]) end
 redis.call('PUBLISH', KEYS[2], nv .. '\\n' .. ARGV[3])
 return {'applied', nv}
+""".replace("RECENT", str(RECENT_NONCES))
+
+# A race's join code, claimed for the race ARGV[1] (for ARGV[2] seconds): 1 when the code
+# is the race's (this call's, or one before it whose reply was lost), 0 when another's.
+CLAIM_JOIN_SCRIPT = """
+local holder = redis.call('GET', KEYS[1])
+if holder then
+  if holder == ARGV[1] then return 1 end
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1
+"""
+
+# A race still played lives ARGV[1] seconds more; one that is over (``w``), or kept for
+# good, or gone, is left as it is.
+RENEW_RACE_SCRIPT = """
+if redis.call('HGET', KEYS[1], 'w') == '1' then return 0 end
+if redis.call('PTTL', KEYS[1]) < 0 then return 0 end
+return redis.call('EXPIRE', KEYS[1], ARGV[1])
 """
 
 

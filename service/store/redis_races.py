@@ -1,0 +1,107 @@
+"""Race documents in Redis (their keys and scripts: ``redis_layout``).
+
+Every write here is answered the same when Redis is sent it twice (``redis_once``): a
+save carries a nonce that the document remembers, a join code is the race's when it
+already holds the race's id, and the document is created only where there is none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from ..config import Settings
+from . import redis_once
+from .base import CommitResult, CommitStatus, StoredRace, StoreUnavailable
+from .redis_batches import OneByOne, Pipelined
+from .redis_layout import (
+    CLAIM_JOIN_SCRIPT,
+    RENEW_RACE_SCRIPT,
+    SAVE_RACE_SHA,
+    join_key,
+    race_keys,
+    text_of,
+)
+
+# A new race's document, unless it exists (a creation sent again after a save).
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
+class RedisRaces:
+    def __init__(self, redis: Any, run: Pipelined | OneByOne, settings: Settings) -> None:
+        self._redis = redis
+        self._run = run
+        self.settings = settings
+        self._claim_join = redis.register_script(CLAIM_JOIN_SCRIPT)
+        self._create = redis.register_script(_CREATE)
+        self._renew = redis.register_script(RENEW_RACE_SCRIPT)
+
+    async def create(self, race: StoredRace, join_code: str) -> bool:
+        doc_key, _ = race_keys(race.race_id)
+        ttl = self.settings.game_ttl_seconds
+        try:
+            # Two keys in two hash slots: the code first, so that no race is stored
+            # without its code.
+            if not await self._claim_join(keys=[join_key(join_code)], args=[race.race_id, ttl]):
+                return False
+            await self._create(keys=[doc_key], args=[race.doc, race.version, ttl])
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return True
+
+    async def load(self, race_id: str) -> StoredRace | None:
+        doc_key, _ = race_keys(race_id)
+        try:
+            (fields,) = await self._run(("HGETALL", doc_key))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        if not fields:
+            return None
+        return StoredRace(race_id, int(fields[b"v"]), text_of(fields[b"d"]))
+
+    async def save(
+        self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool
+    ) -> CommitResult:
+        settings = self.settings
+        ttl = settings.won_game_ttl_seconds if over else settings.game_ttl_seconds
+        try:
+            ((status, version),) = await self._run(
+                (
+                    "EVALSHA",
+                    SAVE_RACE_SHA,
+                    2,
+                    *race_keys(race_id),
+                    expected_version,
+                    doc,
+                    payload,
+                    ttl,
+                    redis_once.nonce(),
+                    int(over),
+                )
+            )
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return CommitResult(CommitStatus(status.decode()), int(version))
+
+    async def renew(self, race_id: str) -> None:
+        ttl = self.settings.game_ttl_seconds
+        if ttl <= 0:
+            return
+        doc_key, _ = race_keys(race_id)
+        try:
+            await self._renew(keys=[doc_key], args=[ttl])
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def race_of_join_code(self, join_code: str) -> str | None:
+        try:
+            race_id = await self._redis.get(join_key(join_code))
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return text_of(race_id) if race_id else None
