@@ -1,9 +1,16 @@
 """Per-address quotas counted by the store, so every instance sees the same count, in
 fixed windows: wrong guesses of short secrets (race join codes, player link codes) and
-the creation of players."""
+the creation of players.
+
+A request takes its place in the quota before it is served, in one atomic step of the
+store (``Store.admit``): of requests that arrive together, exactly as many pass as the
+quota has room for. One that turns out not to count (a right code, a player that was not
+made after all) gives its place back.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from ..errors import ServiceError, from_store
@@ -21,9 +28,10 @@ class AddressQuota:
         self.limit = limit
         self.what = what
 
-    async def check(self) -> None:
-        """Refuses (429, ``Retry-After``) a client that used up its quota."""
-        if await self._tally(0) >= self.limit:
+    async def take(self) -> None:
+        """Counts this request, or refuses it (429, ``Retry-After``) when the client has
+        used up its quota."""
+        if not await from_store(self.store.admit(self.key, self.limit, self.window)):
             window = "a minute" if self.window == 60 else f"in {self.window} seconds"
             raise ServiceError(
                 ErrorCode.RATE_LIMITED,
@@ -33,8 +41,8 @@ class AddressQuota:
                 retry_after=self.window - int(time.time()) % self.window,
             )
 
-    async def count(self) -> None:
-        await self._tally(1)
-
-    async def _tally(self, add: int) -> int:
-        return await from_store(self.store.tally(self.key, self.window, add))
+    async def give_back(self) -> None:
+        """The request counted by ``take`` does not count after all. Best effort: when the
+        store cannot be reached it stays counted."""
+        with contextlib.suppress(ServiceError):
+            await from_store(self.store.refund(self.key))

@@ -18,6 +18,7 @@ import orjson
 
 from ..config import Settings
 from ..errors import ServiceError, from_store
+from ..guards.quotas import AddressQuota
 from ..protocol import ErrorCode
 from ..store import hash_token
 from ..store.records import Records
@@ -30,6 +31,7 @@ NAME_MAX = 24
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 LINK_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 LINK_CODE_LENGTH = 8
+_LINK_LETTERS = frozenset(LINK_ALPHABET)
 _SAVE_ATTEMPTS = 16
 
 
@@ -200,17 +202,21 @@ class Players:
                 return {"link_code": code, "expires_at": expires_at}
         raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "could not allocate a code; retry")
 
-    async def link(self, raw_code: str, failures: Any) -> dict[str, Any]:
+    async def link(self, raw_code: str, failures: AddressQuota) -> dict[str, Any]:
         """Trades a link code for a new token of the same player (the code is used up).
 
         ``failures`` counts this client's wrong codes; too many answer ``rate_limited``.
+        Every try counts until its code proves right, so that tries sent together cannot
+        pass the limit.
         """
-        await failures.check()
+        await failures.take()
         code = "".join(raw_code.split()).replace("-", "").upper()
-        player_id = await from_store(self.records.take(f"link:{code}"))
+        player_id = None
+        if len(code) == LINK_CODE_LENGTH and set(code) <= _LINK_LETTERS:
+            player_id = await from_store(self.records.take(f"link:{code}"))
         if player_id is None:
-            await failures.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no such link code (or it was used)")
+        await failures.give_back()
         token = new_id(32)
         digest = hash_token(token)
         await from_store(self.records.claim(_token_key(digest), player_id))

@@ -218,12 +218,14 @@ class RaceLobby:
         """
         limit = self.settings.code_failures_per_minute
         wrong = AddressQuota(self.store, "wrong join codes", client, limit)
-        await wrong.check()
+        # Every try counts until its code proves right: tries sent together cannot pass
+        # the limit.
+        await wrong.take()
         code = "".join(join_code.split()).replace("-", "").upper()
         race_id = await from_store(self.store.race_of_join_code(code), self.games.store_refusal)
         if race_id is None:
-            await wrong.count()
             raise ServiceError(ErrorCode.NOT_FOUND, 404, "no race with this join code")
+        await wrong.give_back()
         token = derived_token(account_token, "race", race_id) if account else new_id(32)
         player = new_player(name, hash_token(token), account)
         _, current = await self.updates.load(race_id)

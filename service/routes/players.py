@@ -11,7 +11,7 @@ from starlette.routing import Route
 from ..errors import ServiceError
 from ..guards.quotas import AddressQuota
 from ..http import bearer_token, json_response, read_body
-from ..players import Players
+from ..players import Players, clean_name
 from ..players.boards import Boards, check_paging
 from ..players.careers import Careers
 from ..players.daily import Daily
@@ -54,9 +54,13 @@ async def create_player(request: Request) -> Response:
     client = request.client.host if request.client else ""
     limit = request.app.state.settings.players_per_hour
     quota = AddressQuota(request.app.state.games.store, "new players", client, limit, 3600)
-    await quota.check()
-    created = await _players(request).create(body.name)
-    await quota.count()
+    name = clean_name(body.name)  # a name refused is no player made: it does not count
+    await quota.take()
+    try:
+        created = await _players(request).create(name)
+    except ServiceError:
+        await quota.give_back()
+        raise
     return json_response(created, 201, {"location": "/players/me"})
 
 
