@@ -160,7 +160,7 @@ def assemble(
     games = Games(
         store,
         settings,
-        races=RaceGate(race_updates, clock_ms),
+        races=RaceGate(race_updates, clock_ms, settings.game_ttl_seconds),
         players=careers,
         metrics=metrics,
         clock=clock,

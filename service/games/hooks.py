@@ -31,9 +31,9 @@ class RaceHooks(Protocol):
         """Called after each accepted action of a race game."""
 
     async def stage(self, race_id: str) -> str:
-        """``lobby``, ``countdown``, ``running`` or ``finished`` (also for a race that
-        expired): before the start nobody sees a race game, while it runs only its
-        player, and once it is over anyone, code and record included."""
+        """``lobby``, ``countdown``, ``running`` or ``finished``: before the start nobody
+        sees a race game, while it runs only its player, and once it is over anyone, code
+        and record included. A race that cannot be found is ``running`` (fail closed)."""
 
 
 class PlayerHooks(Protocol):

@@ -7,22 +7,36 @@ Built before the games layer, from the race documents alone (``RaceUpdates``), s
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 
 from .. import engine
-from ..errors import ServiceError
+from ..errors import ServiceError, from_store
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
 from ..store.race_document import RaceDocument
 from .results import status
 from .updates import RaceUpdates
 
+# Races whose renewal this instance remembers: the oldest are forgotten beyond this many
+# (and renewed again at their next action).
+_RENEWALS_KEPT = 4096
+
 
 class RaceGate:
-    def __init__(self, updates: RaceUpdates, clock: Callable[[], int]) -> None:
+    def __init__(
+        self, updates: RaceUpdates, clock: Callable[[], int], ttl_seconds: int = 0
+    ) -> None:
         self.updates = updates
         # Milliseconds of server time.
         self.clock = clock
+        # A race played is renewed to this lifetime (0: races never expire) once a tenth
+        # of it, a minute at most, has run down since this instance last renewed it, as
+        # a game's keys are by its commits: the race document is not saved as its games
+        # are played, and it must not expire under them.
+        self.ttl_seconds = ttl_seconds
+        self._renew_every_ms = min(60_000, ttl_seconds * 100)
+        self._renewed: OrderedDict[str, int] = OrderedDict()
 
     async def gate(self, race_id: str, game_id: str, earlier: RaceRead | None = None) -> RaceRead:
         read = earlier if earlier is not None else await self.updates.load(race_id)
@@ -37,7 +51,20 @@ class RaceGate:
         if doc.ends_at is not None and at >= doc.ends_at:
             await self.updates.expire(race_id)
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race's time is up")
+        await self._renew(race_id, at)
         return read
+
+    async def _renew(self, race_id: str, at: int) -> None:
+        if self.ttl_seconds <= 0:
+            return
+        last = self._renewed.get(race_id)
+        if last is not None and at - last < self._renew_every_ms:
+            return
+        await from_store(self.updates.store.renew_race(race_id), self.updates.refusal)
+        self._renewed[race_id] = at
+        self._renewed.move_to_end(race_id)
+        if len(self._renewed) > _RENEWALS_KEPT:
+            self._renewed.popitem(last=False)
 
     async def after_action(
         self, race_id: str, game_id: str, game: engine.Klondike, gate_read: RaceRead | None
@@ -67,7 +94,9 @@ class RaceGate:
             _, doc = await self.updates.load(race_id)
         except ServiceError as exc:
             if exc.code is ErrorCode.NOT_FOUND:
-                return "finished"  # a race that expired leaves its games public
+                # Fail closed: a race whose document is gone (expired, or lost) keeps its
+                # games as private as a running race's, code and record included.
+                return "running"
             raise
         at = self.clock()
         if doc.finished_at is None and doc.ends_at is not None and at >= doc.ends_at:
