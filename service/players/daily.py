@@ -169,7 +169,13 @@ class Daily:
             self.records.claim(attempt, game_id, ttl_seconds=ATTEMPT_TTL_SECONDS)
         ):
             claimed: str | None = await from_store(self.records.get(attempt))
-            game_id = claimed or game_id
+            if claimed is None:
+                # Claimed, and gone by now (a deal that failed gives its claim back): the
+                # attempt is not dealt without a claim of its own. Fail closed.
+                raise ServiceError(
+                    ErrorCode.STORE_UNAVAILABLE, 503, "your ranked attempt is being dealt; retry"
+                )
+            game_id = claimed
             again = await self._dealt_again(game_id, token, player.player_id, challenge, code)
             if again is None:
                 raise ServiceError(
