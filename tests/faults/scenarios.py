@@ -48,8 +48,9 @@ def daily_attempt(driver: Driver) -> None:
 
 
 def race_with_rematch(driver: Driver) -> None:
-    """Three players race on a winnable deal: one wins, the others resign; then all three
-    ask for a rematch."""
+    """Three players race on a winnable deal and all resign, one after the other (the
+    race is over when every game is); then all three ask for a rematch. (A win takes 135
+    actions: the daily attempt and the ten games have one each.)"""
     _, line = winning()
     players = [_player(driver, name) for name in ("Ada", "Bob", "Cy")]
     ada, bob, cy = (p["player_token"] for p in players)
@@ -62,13 +63,13 @@ def race_with_rematch(driver: Driver) -> None:
         seats.append(driver.call("POST", "/races/join", join, token, status=201))
     driver.call("POST", f"/races/{race_id}/start", token=host["player_token"])
     driver.clock.now += 601
+    driver.play(host, line[:6], 6, ids="ada-")
     driver.call("POST", f"/races/{race_id}/resign", token=seats[1]["player_token"])
-    third = seats[2]
-    driver.play(third, line[:2], 5, ids="cy-")
-    driver.call("POST", f"/races/{race_id}/resign", token=third["player_token"])
-    driver.play(host, line, 150, ids="ada-")
+    driver.play(seats[2], line[:2], 5, ids="cy-")
+    for seat in (seats[2], host):
+        driver.call("POST", f"/races/{race_id}/resign", token=seat["player_token"])
     race = driver.call("GET", f"/races/{race_id}")["race"]
-    assert race["status"] == "finished"
+    assert race["status"] == "finished", race
     for seat in seats:
         rematch = driver.call("POST", f"/races/{race_id}/rematch", token=seat["player_token"])
     driver.call("GET", f"/races/{rematch['race']['race_id']}")
