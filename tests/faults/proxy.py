@@ -101,27 +101,36 @@ class FaultPlan:
     """Which writes lose their reply: those numbered in ``at``, and each other one with
     probability ``rate`` (drawn from ``seed``), but never two in a row, so that the write
     sent again after a loss is answered (several losses in a row would run out the
-    client's retries, a 503 rather than a lost reply)."""
+    client's retries, a 503 rather than a lost reply). ``first_sends``: every write loses
+    its reply the first time its very command (the same bytes) is applied, and only then,
+    so that each is sent again once, however many run at once."""
 
     at: frozenset[int] = frozenset()
     rate: float = 0.0
     seed: int = 0
+    first_sends: bool = False
     writes: list[Write] = field(default_factory=list)
     lost: list[Write] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._draw = random.Random(self.seed)
+        self._sent: set[bytes] = set()
 
-    def applied(self, command: str, key: str) -> bool:
-        """Counts a write Redis applied; True when its reply is to be lost."""
+    def applied(self, command: str, key: str, digest: bytes = b"") -> bool:
+        """Counts a write Redis applied (``digest``: of its command's bytes); True when
+        its reply is to be lost."""
         write = Write(len(self.writes) + 1, command, key)
         self.writes.append(write)
-        after_loss = bool(self.lost) and self.lost[-1].index == write.index - 1
-        lose = write.index in self.at or (self.rate > 0 and self._draw.random() < self.rate)
-        if lose and not after_loss:
+        if self.first_sends:
+            lose = digest not in self._sent
+            self._sent.add(digest)
+        else:
+            after_loss = bool(self.lost) and self.lost[-1].index == write.index - 1
+            drawn = self.rate > 0 and self._draw.random() < self.rate
+            lose = (write.index in self.at or drawn) and not after_loss
+        if lose:
             self.lost.append(write)
-            return True
-        return False
+        return lose
 
 
 @dataclass(slots=True)
@@ -131,6 +140,7 @@ class _Pending:
     command: str
     key: str
     writes: bool
+    digest: bytes = b""
 
 
 @dataclass(slots=True)
@@ -213,14 +223,15 @@ class FaultProxy:
                 buffer += data
                 start = 0
                 while (end := frame_end(buffer, start)) is not None:
-                    self._expect(link, command_words(buffer[start:end]))
+                    frame = bytes(buffer[start:end])
+                    self._expect(link, command_words(frame), hashlib.sha1(frame).digest())
                     start = end
                 del buffer[:start]
             # Sent on only once its replies are expected: none can come back before.
             to_upstream.write(data)
             await to_upstream.drain()
 
-    def _expect(self, link: _Connection, words: list[bytes]) -> None:
+    def _expect(self, link: _Connection, words: list[bytes], digest: bytes) -> None:
         if not words:
             return
         name = words[0].upper()
@@ -247,12 +258,13 @@ class FaultProxy:
             writes = bool(inner)
             command = "EXEC " + " ".join(p.command for p in queued)
             key = inner[0].key if inner else ""
+            digest = hashlib.sha1(b"".join(p.digest for p in queued)).digest()
         elif name == b"DISCARD":
             link.transaction = None
         elif link.transaction is not None:
-            link.transaction.append(_Pending(command, key, writes))
+            link.transaction.append(_Pending(command, key, writes, digest))
             writes = False  # answered QUEUED: it runs at EXEC
-        link.pending.append(_Pending(command, key, writes))
+        link.pending.append(_Pending(command, key, writes, digest))
 
     async def _replies(
         self, upstream: asyncio.StreamReader, to_client: asyncio.StreamWriter, link: _Connection
@@ -270,7 +282,7 @@ class FaultProxy:
                 pending = link.pending.popleft()
                 reply = buffer[start:end]
                 applied = pending.writes and not _refused(reply)
-                if applied and self.plan.applied(pending.command, pending.key):
+                if applied and self.plan.applied(pending.command, pending.key, pending.digest):
                     # Applied, and its reply lost: what came before it goes through.
                     to_client.write(bytes(buffer[:start]))
                     await to_client.drain()

@@ -5,8 +5,9 @@ when no reply is lost.
 The scenarios (``scenarios.py``): a daily attempt played to the end, a three-player race
 with a rematch, a player linking a second device and revoking it, statistics over ten
 games. Each runs fault-free once; then, for each of its writes in turn, it runs again
-with that write's reply lost (``FaultPlan(at=...)``), and a few times with replies lost
-at random. After each run its answers and the state it left in Redis (canonical, see
+with that write's reply lost (``FaultPlan(at=...)``), once with the first reply of every
+write lost (``FaultPlan(first_sends=True)``), and a few times with replies lost at
+random. After each run its answers and the state it left in Redis (canonical, see
 ``harness.py``) must equal the fault-free run's; a request answered 503 is sent again,
 and its final answer is the one compared.
 
@@ -83,15 +84,20 @@ def _check(
 ) -> str:
     """What went wrong in a run of ``name`` that lost the replies of ``plan`` ('' if
     nothing)."""
+    lost = plan.lost
     try:
         faulty = run(proxy, redis.url, SCENARIOS[name], plan, _pool())
     except AssertionError as exc:
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        return f"{plan.lost}: a wrong answer at {where.name}: {where.line}: {exc}"
-    problems = differences(reference, faulty)
-    if not plan.lost:
+        problems = [f"a wrong answer at {where.name}: {where.line}: {exc}"]
+    else:
+        problems = differences(reference, faulty)
+    if not lost:
         problems.append("no reply was lost")
-    return f"{plan.lost}: " + "; ".join(problems) if problems else ""
+    if not problems:
+        return ""
+    told = lost if len(lost) <= 3 else f"{len(lost)} lost replies, from {lost[0]}"
+    return f"{told}: " + "; ".join(problems)
 
 
 @pytest.mark.parametrize(
@@ -114,9 +120,13 @@ def test_each_write_loses_its_reply_in_turn(
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
-def test_replies_lost_at_random(proxy: FaultProxy, fault_redis: RedisServer, name: str) -> None:
+def test_replies_lost_at_random_and_every_first_reply_lost(
+    proxy: FaultProxy, fault_redis: RedisServer, name: str
+) -> None:
     reference = _reference(proxy, fault_redis, name)
     failures = []
+    if found := _check(reference, FaultPlan(first_sends=True), proxy, fault_redis, name):
+        failures.append(f"every first reply lost: {found}")
     for seed in RANDOM_SEEDS:
         rate = min(0.3, RANDOM_LOSSES / len(reference.plan.writes))
         plan = FaultPlan(rate=rate, seed=seed)
