@@ -23,6 +23,8 @@ import pytest
 import redis
 from redis.asyncio.cluster import RedisCluster
 
+from service.config import Settings
+from service.store import StoredRace, open_store
 from service.store.records import Ranked
 from service.store.redis_board_moves import MOVED, move_old_boards
 from service.store.redis_records import RedisRecords
@@ -295,3 +297,30 @@ async def test_old_boards_move_on_the_cluster(cluster_ports: list[int]) -> None:
             assert not await client.exists(f"sol:rec:board:{board}")
     finally:
         await client.aclose()
+
+
+async def test_writes_done_once_run_on_the_cluster(cluster_ports: list[int]) -> None:
+    """Each write that remembers its nonce touches its key and a marker in the key's hash
+    slot (``redis_once``): on a cluster each runs on one node, for keys on every node."""
+    url = f"redis+cluster://127.0.0.1:{cluster_ports[0]}"
+    store = open_store(Settings(store_url=url))
+    await store.open()
+    try:
+        records = store.records
+        for index in range(12):  # names that hash to every node
+            key = f"cluster-once:{index}"
+            assert await records.claim(key, "v", ttl_seconds=60)
+            assert not await records.claim(key, "v")
+            assert await records.take(key) == "v"
+            assert await records.queue_push(key, "a", ttl_seconds=60) == 1
+            assert await records.queue_pop(key) == "a"
+            assert await records.save(key, 0, "doc")
+            assert await store.tally(key, 60) == 1
+            assert await store.admit(key, 2, 60)
+            await store.refund(key)
+            race = StoredRace(f"cluster-race-{index}", 0, "{}")
+            assert await store.create_race(race, f"CLUSTER{index:02d}")
+            assert (await store.save_race(race.race_id, 0, "{}", b"{}")).version == 1
+            await store.renew_race(race.race_id)
+    finally:
+        await store.close()
