@@ -24,7 +24,9 @@ class AddressQuota:
     ) -> None:
         self.store = store
         self.window = window_seconds
-        self.key = f"quota:{what}:{client}:{int(time.time()) // window_seconds}"
+        # Without braces, which would name a hash slot on Redis Cluster (redis_once).
+        address = client.replace("{", "(").replace("}", ")")
+        self.key = f"quota:{what}:{address}:{int(time.time()) // window_seconds}"
         self.limit = limit
         self.what = what
 

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from service.app import create_app
+from service.config import Settings
 from tests.players.conftest import FakeClock, new_player, players_client
 from tests.support import CheckedClient, auth
 
@@ -87,3 +89,14 @@ def test_link_codes_with_letters_no_code_has_are_wrong_codes(store_url: str) -> 
         for code in ("{ABC}DEF", "0O1IABCD"):
             assert client.post("/players/link", json={"link_code": code}).status_code == 404
         assert client.post("/players/link", json={"link_code": "ZZZZZZZZ"}).status_code == 429
+
+
+def test_an_address_with_braces_is_counted_like_any_other(store_url: str) -> None:
+    # An address can come from a forwarded header; braces in a Redis key would name a hash
+    # slot, and the key of a count's marker must share the count's.
+    settings = Settings(store_url=store_url, code_failures_per_minute=2)
+    app = create_app(settings, clock=FakeClock())
+    with CheckedClient(app, client=("a}b{c", 50000)) as client:
+        body = {"link_code": "ZZZZZZZZ"}
+        statuses = [client.post("/players/link", json=body).status_code for _ in range(3)]
+    assert statuses == [404, 404, 429]
