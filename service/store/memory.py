@@ -193,6 +193,16 @@ class MemoryStore(Store):
         return race_id if race_id and self._race(race_id) else None
 
     async def tally(self, key: str, window_seconds: int, add: int = 1) -> int:
+        return self._count(key, window_seconds, add)
+
+    async def admit(self, key: str, limit: int, window_seconds: int) -> bool:
+        # No ``await`` between the check and the count: atomic on the event loop.
+        if self._count(key, window_seconds, 0) >= limit:
+            return False
+        self._count(key, window_seconds, 1)
+        return True
+
+    def _count(self, key: str, window_seconds: int, add: int) -> int:
         moment = now()
         count, expires_at = self._tallies.get(key, (0, 0.0))
         if expires_at <= moment:
@@ -203,12 +213,6 @@ class MemoryStore(Store):
             count += add
             self._tallies[key] = (count, expires_at)
         return count
-
-    async def admit(self, key: str, limit: int, window_seconds: int) -> bool:
-        if await self.tally(key, window_seconds, add=0) >= limit:
-            return False
-        await self.tally(key, window_seconds)
-        return True
 
     async def refund(self, key: str) -> None:
         count, expires_at = self._tallies.get(key, (0, 0.0))
