@@ -35,7 +35,7 @@ SCENARIOS: dict[str, Scenario] = {
     "ten games": scenarios.ten_games,
 }
 # The sweep of a long scenario is split, so that test processes share it.
-SHARDS = {"daily attempt": 2, "race with rematch": 1, "linked device": 1, "ten games": 3}
+SHARDS = {"daily attempt": 2, "race with rematch": 2, "linked device": 1, "ten games": 3}
 RANDOM_SEEDS = (1, 2)
 # Replies lost in a random run, on average.
 RANDOM_LOSSES = 6
