@@ -15,7 +15,8 @@ that lost none:
   (``{<key>}:once:<nonce>`` keys, a document's ``n`` field of recent write nonces), and
   the request ids in a game's ``rid`` hash, which the service draws for requests sent
   without one (kept: the versions and actions it remembers).
-- A quota counter's window (a number of the real clock's) reads ``<window>``.
+- A quota counter's window (a number of the real clock's) reads ``<window>``, and the
+  counts of two windows that a run straddled are added up.
 - A key's lifetime is "for good" (-1) or its TTL in seconds; two TTLs agree within
   ``TTL_SLACK`` seconds, as the runs set them at different moments.
 
@@ -222,6 +223,9 @@ def canonical_state(db: Any, labels: Labels) -> dict[str, tuple[str, Any, int]]:
             value = sorted(db.smembers(key))
         ttl = db.ttl(key)
         name = _QUOTA_WINDOW.sub(r"\1:<window>", labels.apply(key))
+        if name in state and _QUOTA_WINDOW.match(key):
+            # A run that straddled the end of a quota's window counted in both.
+            value = str(int(state[name][1]) + int(value))
         state[name] = (kind, labels.named(value), int(ttl))
     return state
 
