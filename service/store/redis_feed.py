@@ -103,7 +103,7 @@ class ChangeFeed:
         if self._reader is not None:
             await cancel_and_wait(self._reader)
         with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
 
     async def listen(self, topic: str) -> None:
         """Subscribes to ``topic``; returns once Redis has the subscription (or after a

@@ -92,7 +92,7 @@ async def published_while(admin: aioredis.Redis, game_id: str, action: Any) -> l
             if message["type"] == "message":
                 heard.append(message["data"])
     finally:
-        await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+        await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # unannotated before redis-py 8.2
 
 
 async def watching_again(
