@@ -124,6 +124,8 @@ export class Connection extends Emitter {
     this._flushTimer = undefined;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this._retryTimer = undefined;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._dialTimer = undefined;
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this._heartbeat = undefined;
     /** @type {{ resolve: () => void, reject: (e: Error) => void }[]} */
@@ -295,9 +297,14 @@ export class Connection extends Emitter {
     socket.addEventListener("close", (event) => {
       this._lost(generation, `closed (${event.code}${event.reason ? ` ${event.reason}` : ""})`);
     });
-    socket.addEventListener("error", () => {
-      // A close event follows; reconnection starts there.
-    });
+    // Some WebSocket classes (Node 20's) report a failed connection by an error event
+    // alone, with no close event after it.
+    socket.addEventListener("error", () => this._lost(generation, "socket error"));
+    // A connection that never gets to the welcome (a black hole) is given up like a drop.
+    this._dialTimer = setTimeout(
+      () => this._lost(generation, "no welcome in time"),
+      Math.min(this.heartbeatTimeoutMs, 10_000),
+    );
   }
 
   /**
@@ -378,6 +385,7 @@ export class Connection extends Emitter {
 
   _stopTimers() {
     clearTimeout(this._retryTimer);
+    clearTimeout(this._dialTimer);
     clearTimeout(this._flushTimer);
     clearInterval(this._heartbeat);
     this._flushTimer = undefined;
@@ -424,6 +432,7 @@ export class Connection extends Emitter {
 
   /** @param {WelcomeMessage} welcome */
   _welcome(welcome) {
+    clearTimeout(this._dialTimer);
     const generation = this._generation;
     const reconnected = this._everOpened;
     if (reconnected) this.reconnects += 1;
