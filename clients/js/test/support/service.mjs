@@ -91,7 +91,7 @@ export async function startRedis() {
  * The service on a free port (`python -m service`), with the memory store unless `env`
  * names another `STORE_URL`.
  * @param {Record<string, string>} [env]  settings (docs: README, configuration)
- * @returns {Promise<{ url: string, port: number, stop: () => Promise<void>, restart: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, stop: () => Promise<void>, start: () => Promise<void> }>}
  */
 export async function startService(env = {}) {
   const port = await freePort();
@@ -140,10 +140,8 @@ export async function startService(env = {}) {
       if (child) await stopChild(child);
       child = null;
     },
-    restart: async () => {
-      if (child) await stopChild(child);
-      await launch();
-    },
+    /** Starts it again after `stop()`, on the same port with the same settings. */
+    start: launch,
   };
 }
 
