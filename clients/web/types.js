@@ -51,12 +51,4 @@
 /** @typedef {import("../js/types/protocol/rest/analysis-response").Verdict} Verdict */
 /** @typedef {import("../js/types/protocol/rest/revoked").Revoked} Revoked */
 
-/**
- * Every client message carries a request id except `hello` and (optionally) `ping`;
- * `Omit` on a union would merge its members, so the id is stripped member by member.
- * @template T
- * @typedef {T extends { id: string } ? Omit<T, "id"> : never} WithoutId
- */
-/** @typedef {WithoutId<ClientMessage>} ClientRequest */
-
 export {};

@@ -52,6 +52,14 @@ import { Tokens } from "./tokens.js";
  */
 
 /**
+ * @typedef {object} RaceFollowOptions
+ * @property {string | null} [token]  the race token; default the one the client was given
+ *   for this race; null spectates
+ * @property {RaceView | null} [race]  the race as already known
+ * @property {You | null} [you]
+ */
+
+/**
  * @typedef {object} ClientEvents
  * @property {ConnectionStatus} status  the WebSocket's status changed
  * @property {FrameError} frameRefused  the service sent a frame the SDK would not act on
@@ -108,16 +116,16 @@ export class SolitaireClient extends Emitter {
   }
 
   /**
-   * Follows a game over the WebSocket: as its player with its token (the client keeps the
-   * tokens of the games it created), or as a watcher. Resolves once its state is the
-   * server's; the same object is returned for the same game until it is left.
+   * The game object of `gameId` for this client, made (not yet following) when there is
+   * none: listen to its events, then `follow()` it. The same object is returned until it
+   * is left.
    * @param {string} gameId
    * @param {FollowOptions} [options]
-   * @returns {Promise<Game>}
+   * @returns {Game}
    */
-  async follow(gameId, options = {}) {
+  game(gameId, options = {}) {
     const known = this._games.get(gameId);
-    if (known) return known.synced ? known : known.follow();
+    if (known) return known;
     const token = options.token === undefined ? this.tokens.game(gameId) : options.token;
     const game = new Game(this.connection, {
       gameId,
@@ -128,7 +136,23 @@ export class SolitaireClient extends Emitter {
       maxInFlight: this.maxInFlight,
     });
     this._games.set(gameId, game);
-    game.once("left", () => this._games.delete(gameId));
+    game.once("left", () => {
+      if (this._games.get(gameId) === game) this._games.delete(gameId);
+    });
+    return game;
+  }
+
+  /**
+   * Follows a game over the WebSocket: as its player with its token (the client keeps the
+   * tokens of the games it created), or as a watcher (`token: null`). Resolves once its
+   * state is the server's; a game that cannot be followed is left, and the promise rejects.
+   * @param {string} gameId
+   * @param {FollowOptions} [options]
+   * @returns {Promise<Game>}
+   */
+  async follow(gameId, options = {}) {
+    const game = this.game(gameId, options);
+    if (game.synced) return game;
     try {
       return await game.follow();
     } catch (error) {
@@ -138,19 +162,35 @@ export class SolitaireClient extends Emitter {
   }
 
   /**
-   * Follows a race: as one of its players with the race token (kept by the client for the
-   * races it created or joined), or as a spectator.
+   * The race object of `raceId` for this client, made (not yet watching) when there is
+   * none: listen to its events, then `follow()` it.
    * @param {string} raceId
-   * @param {{ token?: string | null, race?: RaceView | null, you?: You | null }} [options]
-   * @returns {Promise<Race>}
+   * @param {RaceFollowOptions} [options]
+   * @returns {Race}
    */
-  async watchRace(raceId, options = {}) {
+  race(raceId, options = {}) {
     const known = this._races.get(raceId);
     if (known) return known;
     const token = options.token === undefined ? this.tokens.race(raceId) : options.token;
     const race = new Race(this.connection, { raceId, token, race: options.race, you: options.you });
     this._races.set(raceId, race);
-    race.once("left", () => this._races.delete(raceId));
+    race.once("left", () => {
+      if (this._races.get(raceId) === race) this._races.delete(raceId);
+    });
+    return race;
+  }
+
+  /**
+   * Follows a race: as one of its players with the race token (kept by the client for the
+   * races it created or joined), or as a spectator (`token: null`). Resolves once the race
+   * view is the server's.
+   * @param {string} raceId
+   * @param {RaceFollowOptions} [options]
+   * @returns {Promise<Race>}
+   */
+  async watchRace(raceId, options = {}) {
+    const race = this.race(raceId, options);
+    if (race.version >= 0) return race;
     try {
       return await race.follow();
     } catch (error) {

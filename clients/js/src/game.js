@@ -180,6 +180,11 @@ export class Game extends Emitter {
     let answer;
     try {
       answer = await this.connection.request(body, { timeout, resend: true });
+    } catch (error) {
+      // The service no longer counts this connection as following the game (its
+      // resumption failed, say): subscribe again, for the next actions.
+      if (error instanceof SolitaireError && error.code === "not_subscribed") this._resync(false);
+      throw error;
     } finally {
       this._inFlight -= 1;
       this._turns.shift()?.();

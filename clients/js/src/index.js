@@ -16,3 +16,33 @@ export { ROUTES as GAME_ROUTES } from "./rest/games.js";
 export { ROUTES as PLAYER_ROUTES } from "./rest/players.js";
 export { ROUTES as RACE_ROUTES } from "./rest/races.js";
 export { ROUTES as SERVICE_ROUTES } from "./rest/service.js";
+
+// Types, for `import type { ... } from "@solitaire/sdk"` and JSDoc imports.
+/** @typedef {import("./client.js").ClientOptions} ClientOptions */
+/** @typedef {import("./client.js").ClientEvents} ClientEvents */
+/** @typedef {import("./client.js").FollowOptions} FollowOptions */
+/** @typedef {import("./client.js").RaceFollowOptions} RaceFollowOptions */
+/** @typedef {import("./connection.js").ConnectionStatus} ConnectionStatus */
+/** @typedef {import("./connection.js").ConnectionOptions} ConnectionOptions */
+/** @typedef {import("./connection.js").ReconnectOptions} ReconnectOptions */
+/** @typedef {import("./connection.js").RequestOptions} RequestOptions */
+/** @typedef {import("./errors.js").ErrorDetails} ErrorDetails */
+/** @typedef {import("./game.js").GameEvents} GameEvents */
+/** @typedef {import("./game.js").GameOptions} GameOptions */
+/** @typedef {import("./game.js").Played} Played */
+/** @typedef {import("./game.js").PlayOptions} PlayOptions */
+/** @typedef {import("./patch.js").PatchOperation} PatchOperation */
+/** @typedef {import("./race.js").RaceCommand} RaceCommand */
+/** @typedef {import("./race.js").RaceEvents} RaceEvents */
+/** @typedef {import("./race.js").RaceOptions} RaceOptions */
+/** @typedef {import("../types/protocol/action").Action} Action */
+/** @typedef {import("../types/protocol/public-state").PublicState} PublicState */
+/** @typedef {import("../types/protocol/public-state").ColumnView} ColumnView */
+/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message").Change} Change */
+/** @typedef {import("../types/protocol/server-message").ErrorCode} ErrorCode */
+/** @typedef {import("../types/protocol/server-message").RaceView} RaceView */
+/** @typedef {import("../types/protocol/server-message").RacePlayer} RacePlayer */
+/** @typedef {import("../types/protocol/server-message").ScoreChange} ScoreChange */
+/** @typedef {import("../types/protocol/server-message").HintAnswer} HintAnswer */
+/** @typedef {import("../types/protocol/client-message").ClientMessage} ClientMessage */

@@ -193,12 +193,16 @@ export class GamesApi {
   }
 
   /**
-   * "Was it winnable?" once the game can be replayed.
+   * "Was it winnable?" once the game can be replayed. The first request has the solver
+   * work the verdicts out (seconds), so it waits up to a minute unless told otherwise.
    * @param {string} gameId
+   * @param {{ timeout?: number }} [options]
    * @returns {Promise<AnalysisResponse>}
    */
-  analysis(gameId) {
-    return this.http.json("GET", `/games/${seg(gameId)}/analysis`);
+  analysis(gameId, options = {}) {
+    return this.http.json("GET", `/games/${seg(gameId)}/analysis`, {
+      timeout: options.timeout ?? Math.max(60_000, this.http.timeoutMs),
+    });
   }
 
   /**
