@@ -116,10 +116,10 @@ def test_the_installed_console_script_serves_the_web_front_end(tmp_path: Path) -
         status, content_type, body = fetch(base + "/app.js", service, time.monotonic() + 5)
         assert status == 200 and body == (ROOT / "clients" / "web" / "app.js").read_bytes()
         # The JavaScript SDK the page imports, its subfolder included.
-        sdk = ROOT / "clients" / "js" / "src"
+        sdk_source = ROOT / "clients" / "js" / "src"
         for name in ("index.js", "rest/games.js"):
             status, content_type, body = fetch(f"{base}/sdk/{name}", service, time.monotonic() + 5)
-            assert status == 200 and body == (sdk / name).read_bytes(), name
+            assert status == 200 and body == (sdk_source / name).read_bytes(), name
             assert "javascript" in content_type, content_type
         status, _, _ = fetch(base + "/healthz", service, time.monotonic() + 5)
         assert status == 200
@@ -135,9 +135,9 @@ def test_the_installed_console_script_serves_the_web_front_end(tmp_path: Path) -
             text=True,
             check=True,
         )
-        web, sdk = import_check.stdout.split()
-        assert web.startswith(str(venv)), "the web client must come from the wheel"
-        assert sdk.startswith(str(venv)), "the SDK must come from the wheel"
+        web_dir, sdk_dir = import_check.stdout.split()
+        assert web_dir.startswith(str(venv)), "the web client must come from the wheel"
+        assert sdk_dir.startswith(str(venv)), "the SDK must come from the wheel"
     finally:
         service.terminate()
         _, errors = service.communicate(timeout=10)
