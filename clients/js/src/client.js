@@ -19,9 +19,9 @@ import { Tokens } from "./tokens.js";
 /** @typedef {import("./connection.js").ReconnectOptions} ReconnectOptions */
 /** @typedef {import("./frames.js").FrameError} FrameError */
 /** @typedef {import("./errors.js").SolitaireError} SolitaireError */
-/** @typedef {import("../types/protocol/public-state").PublicState} PublicState */
-/** @typedef {import("../types/protocol/server-message").RaceView} RaceView */
-/** @typedef {import("../types/protocol/server-message").You} You */
+/** @typedef {import("../types/protocol/public-state.js").PublicState} PublicState */
+/** @typedef {import("../types/protocol/server-message.js").RaceView} RaceView */
+/** @typedef {import("../types/protocol/server-message.js").You} You */
 
 /**
  * @typedef {object} ClientOptions

@@ -11,9 +11,9 @@ import { Emitter } from "./emitter.js";
 import { SolitaireError, fromErrorFrame } from "./errors.js";
 import { FrameError, readFrame } from "./frames.js";
 
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/protocol/server-message").WelcomeMessage} WelcomeMessage */
-/** @typedef {import("../types/protocol/client-message").ClientMessage} ClientMessage */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").WelcomeMessage} WelcomeMessage */
+/** @typedef {import("../types/protocol/client-message.js").ClientMessage} ClientMessage */
 
 /**
  * `idle` before the first `connect()`; `connecting` until the first connection is up;

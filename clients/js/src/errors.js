@@ -2,9 +2,9 @@
 // One error type for every failure the SDK reports: a refusal of the service (over HTTP or
 // the WebSocket, a rule included) or a failure of the SDK's own (a timeout, a lost socket).
 
-/** @typedef {import("../types/protocol/rest/problem").Problem} Problem */
-/** @typedef {import("../types/protocol/server-message").ErrorMessage} ErrorMessage */
-/** @typedef {import("../types/protocol/server-message").Rejection} Rejection */
+/** @typedef {import("../types/protocol/rest/problem.js").Problem} Problem */
+/** @typedef {import("../types/protocol/server-message.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("../types/protocol/server-message.js").Rejection} Rejection */
 
 /**
  * Codes of failures found by the SDK itself, never sent by the service:

@@ -4,7 +4,7 @@
 // SDK relies on is refused (`FrameError`): the connection reports it and reads on, and no
 // state is touched by it.
 
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
 
 /** A frame from the server that the SDK refuses to act on. */
 export class FrameError extends Error {

@@ -11,13 +11,13 @@ import { SolitaireError, fromRejection } from "./errors.js";
 import { PatchError, applyPatch } from "./patch.js";
 
 /** @typedef {import("./connection.js").Connection} Connection */
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/protocol/server-message").Change} Change */
-/** @typedef {import("../types/protocol/server-message").ScoreChange} ScoreChange */
-/** @typedef {import("../types/protocol/server-message").HintAnswer} HintAnswer */
-/** @typedef {import("../types/protocol/server-message").ResultMessage} ResultMessage */
-/** @typedef {import("../types/protocol/public-state").PublicState} PublicState */
-/** @typedef {import("../types/protocol/action").Action} Action */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").Change} Change */
+/** @typedef {import("../types/protocol/server-message.js").ScoreChange} ScoreChange */
+/** @typedef {import("../types/protocol/server-message.js").HintAnswer} HintAnswer */
+/** @typedef {import("../types/protocol/server-message.js").ResultMessage} ResultMessage */
+/** @typedef {import("../types/protocol/public-state.js").PublicState} PublicState */
+/** @typedef {import("../types/protocol/action.js").Action} Action */
 
 /**
  * What an accepted action, undo or resignation answers: the version it produced, the

@@ -8,9 +8,9 @@
 // view libraries do. docs/benchmarks.md compares it with fast-json-patch and with the
 // web front end's earlier applier, which cloned the whole state for every change.
 
-/** @typedef {import("../types/protocol/server-message").AddOperation} AddOperation */
-/** @typedef {import("../types/protocol/server-message").RemoveOperation} RemoveOperation */
-/** @typedef {import("../types/protocol/server-message").ReplaceOperation} ReplaceOperation */
+/** @typedef {import("../types/protocol/server-message.js").AddOperation} AddOperation */
+/** @typedef {import("../types/protocol/server-message.js").RemoveOperation} RemoveOperation */
+/** @typedef {import("../types/protocol/server-message.js").ReplaceOperation} ReplaceOperation */
 /** @typedef {AddOperation | RemoveOperation | ReplaceOperation} PatchOperation */
 
 /** A patch that does not apply to the document (the caller then resynchronises). */

@@ -8,11 +8,11 @@ import { Emitter } from "./emitter.js";
 import { SolitaireError } from "./errors.js";
 
 /** @typedef {import("./connection.js").Connection} Connection */
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/protocol/server-message").RaceView} RaceView */
-/** @typedef {import("../types/protocol/server-message").RacePlayer} RacePlayer */
-/** @typedef {import("../types/protocol/server-message").RaceProgressMessage} RaceProgressMessage */
-/** @typedef {import("../types/protocol/server-message").You} You */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").RaceView} RaceView */
+/** @typedef {import("../types/protocol/server-message.js").RacePlayer} RacePlayer */
+/** @typedef {import("../types/protocol/server-message.js").RaceProgressMessage} RaceProgressMessage */
+/** @typedef {import("../types/protocol/server-message.js").You} You */
 /** @typedef {"ready" | "unready" | "start" | "resign" | "rematch"} RaceCommand */
 
 /**

@@ -64,22 +64,29 @@ async function play(): Promise<number> {
 void play();
 `,
     );
-    await writeFile(
-      join(app, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          strict: true,
-          noEmit: true,
-          types: [],
-        },
-        files: ["main.ts"],
-      }),
-    );
-    await run(tsc, ["-p", app]);
+    // As a Node project resolves packages, and as a bundler does.
+    for (const [module, moduleResolution] of [
+      ["NodeNext", "NodeNext"],
+      ["ESNext", "Bundler"],
+    ]) {
+      await writeFile(
+        join(app, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module,
+            moduleResolution,
+            lib: ["ES2022", "DOM"],
+            strict: true,
+            noEmit: true,
+            types: [],
+          },
+          files: ["main.ts"],
+        }),
+      );
+      const checked = await run(tsc, ["-p", app]).catch((error) => error);
+      assert.equal(checked.code ?? 0, 0, `${moduleResolution}: ${checked.stdout}`);
+    }
     const manifest = JSON.parse(await readFile(join(app, "node_modules", "@solitaire", "sdk", "package.json"), "utf8"));
     assert.equal(manifest.name, "@solitaire/sdk");
   } finally {

@@ -8,9 +8,9 @@ export function socketUrlOf(baseUrl: string): string;
 /** @typedef {import("./connection.js").ReconnectOptions} ReconnectOptions */
 /** @typedef {import("./frames.js").FrameError} FrameError */
 /** @typedef {import("./errors.js").SolitaireError} SolitaireError */
-/** @typedef {import("../types/protocol/public-state").PublicState} PublicState */
-/** @typedef {import("../types/protocol/server-message").RaceView} RaceView */
-/** @typedef {import("../types/protocol/server-message").You} You */
+/** @typedef {import("../types/protocol/public-state.js").PublicState} PublicState */
+/** @typedef {import("../types/protocol/server-message.js").RaceView} RaceView */
+/** @typedef {import("../types/protocol/server-message.js").You} You */
 /**
  * @typedef {object} ClientOptions
  * @property {string} [url]  the service, `http://host:port` (default: the page's origin)
@@ -124,9 +124,9 @@ export type ConnectionStatus = import("./connection.js").ConnectionStatus;
 export type ReconnectOptions = import("./connection.js").ReconnectOptions;
 export type FrameError = import("./frames.js").FrameError;
 export type SolitaireError = import("./errors.js").SolitaireError;
-export type PublicState = import("../types/protocol/public-state").PublicState;
-export type RaceView = import("../types/protocol/server-message").RaceView;
-export type You = import("../types/protocol/server-message").You;
+export type PublicState = import("../types/protocol/public-state.js").PublicState;
+export type RaceView = import("../types/protocol/server-message.js").RaceView;
+export type You = import("../types/protocol/server-message.js").You;
 export type ClientOptions = {
     /**
      * the service, `http://host:port` (default: the page's origin)
@@ -193,7 +193,7 @@ export type FollowOptions = {
     /**
      * a state already known (a creation answer's)
      */
-    state?: import("../types/protocol/public-state").PublicState | null | undefined;
+    state?: import("../types/protocol/public-state.js").PublicState | null | undefined;
     /**
      * its version
      */
@@ -212,8 +212,8 @@ export type RaceFollowOptions = {
     /**
      * the race as already known
      */
-    race?: import("../types/protocol/server-message").RaceView | null | undefined;
-    you?: import("../types/protocol/server-message").You | null | undefined;
+    race?: import("../types/protocol/server-message.js").RaceView | null | undefined;
+    you?: import("../types/protocol/server-message.js").You | null | undefined;
 };
 export type ClientEvents = {
     /**

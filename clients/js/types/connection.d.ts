@@ -1,7 +1,7 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/protocol/server-message").WelcomeMessage} WelcomeMessage */
-/** @typedef {import("../types/protocol/client-message").ClientMessage} ClientMessage */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").WelcomeMessage} WelcomeMessage */
+/** @typedef {import("../types/protocol/client-message.js").ClientMessage} ClientMessage */
 /**
  * `idle` before the first `connect()`; `connecting` until the first connection is up;
  * `open`; `reconnecting` from a drop until the connection is back and every follower has
@@ -112,9 +112,9 @@ export class Connection extends Emitter<ConnectionEvents & Record<string, unknow
     /** Closes for good: every waiting request is rejected with `closed`. */
     close(): void;
 }
-export type ServerMessage = import("../types/protocol/server-message").ServerMessage;
-export type WelcomeMessage = import("../types/protocol/server-message").WelcomeMessage;
-export type ClientMessage = import("../types/protocol/client-message").ClientMessage;
+export type ServerMessage = import("../types/protocol/server-message.js").ServerMessage;
+export type WelcomeMessage = import("../types/protocol/server-message.js").WelcomeMessage;
+export type ClientMessage = import("../types/protocol/client-message.js").ClientMessage;
 /**
  * `idle` before the first `connect()`; `connecting` until the first connection is up;
  * `open`; `reconnecting` from a drop until the connection is back and every follower has

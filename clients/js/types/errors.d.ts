@@ -21,9 +21,9 @@ export function fromRejection(result: {
     game_id?: string | null;
     version?: number | null;
 }, rejection: Rejection): SolitaireError;
-/** @typedef {import("../types/protocol/rest/problem").Problem} Problem */
-/** @typedef {import("../types/protocol/server-message").ErrorMessage} ErrorMessage */
-/** @typedef {import("../types/protocol/server-message").Rejection} Rejection */
+/** @typedef {import("../types/protocol/rest/problem.js").Problem} Problem */
+/** @typedef {import("../types/protocol/server-message.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("../types/protocol/server-message.js").Rejection} Rejection */
 /**
  * Codes of failures found by the SDK itself, never sent by the service:
  * - `timeout`: no answer within the request's time;
@@ -93,9 +93,9 @@ export class SolitaireError extends Error {
      */
     text(lang: "en" | "fi"): string;
 }
-export type Problem = import("../types/protocol/rest/problem").Problem;
-export type ErrorMessage = import("../types/protocol/server-message").ErrorMessage;
-export type Rejection = import("../types/protocol/server-message").Rejection;
+export type Problem = import("../types/protocol/rest/problem.js").Problem;
+export type ErrorMessage = import("../types/protocol/server-message.js").ErrorMessage;
+export type Rejection = import("../types/protocol/server-message.js").Rejection;
 export type ErrorDetails = {
     /**
      * the rule id of a `rule_violation` (`DS-TAB-1`...)

@@ -8,7 +8,7 @@ export function isChange(change: unknown): boolean;
  * @returns {ServerMessage}
  */
 export function readFrame(data: unknown): ServerMessage;
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
 /** A frame from the server that the SDK refuses to act on. */
 export class FrameError extends Error {
     /**
@@ -18,4 +18,4 @@ export class FrameError extends Error {
     constructor(message: string, frame: unknown);
     frame: unknown;
 }
-export type ServerMessage = import("../types/protocol/server-message").ServerMessage;
+export type ServerMessage = import("../types/protocol/server-message.js").ServerMessage;

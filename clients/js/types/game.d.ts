@@ -1,12 +1,12 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("./connection.js").Connection} Connection */
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/protocol/server-message").Change} Change */
-/** @typedef {import("../types/protocol/server-message").ScoreChange} ScoreChange */
-/** @typedef {import("../types/protocol/server-message").HintAnswer} HintAnswer */
-/** @typedef {import("../types/protocol/server-message").ResultMessage} ResultMessage */
-/** @typedef {import("../types/protocol/public-state").PublicState} PublicState */
-/** @typedef {import("../types/protocol/action").Action} Action */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").Change} Change */
+/** @typedef {import("../types/protocol/server-message.js").ScoreChange} ScoreChange */
+/** @typedef {import("../types/protocol/server-message.js").HintAnswer} HintAnswer */
+/** @typedef {import("../types/protocol/server-message.js").ResultMessage} ResultMessage */
+/** @typedef {import("../types/protocol/public-state.js").PublicState} PublicState */
+/** @typedef {import("../types/protocol/action.js").Action} Action */
 /**
  * What an accepted action, undo or resignation answers: the version it produced, the
  * action as applied, and whether the service had applied it already (a request sent again
@@ -115,13 +115,13 @@ export class Game extends Emitter<GameEvents & Record<string, unknown>> {
     leave(): void;
 }
 export type Connection = import("./connection.js").Connection;
-export type ServerMessage = import("../types/protocol/server-message").ServerMessage;
-export type Change = import("../types/protocol/server-message").Change;
-export type ScoreChange = import("../types/protocol/server-message").ScoreChange;
-export type HintAnswer = import("../types/protocol/server-message").HintAnswer;
-export type ResultMessage = import("../types/protocol/server-message").ResultMessage;
-export type PublicState = import("../types/protocol/public-state").PublicState;
-export type Action = import("../types/protocol/action").Action;
+export type ServerMessage = import("../types/protocol/server-message.js").ServerMessage;
+export type Change = import("../types/protocol/server-message.js").Change;
+export type ScoreChange = import("../types/protocol/server-message.js").ScoreChange;
+export type HintAnswer = import("../types/protocol/server-message.js").HintAnswer;
+export type ResultMessage = import("../types/protocol/server-message.js").ResultMessage;
+export type PublicState = import("../types/protocol/public-state.js").PublicState;
+export type Action = import("../types/protocol/action.js").Action;
 /**
  * What an accepted action, undo or resignation answers: the version it produced, the
  * action as applied, and whether the service had applied it already (a request sent again
@@ -157,7 +157,7 @@ export type GameOptions = {
     /**
      * a state already known (a creation answer's)
      */
-    state?: import("../types/protocol/public-state").PublicState | null | undefined;
+    state?: import("../types/protocol/public-state.js").PublicState | null | undefined;
     /**
      * its version
      */

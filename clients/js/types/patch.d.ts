@@ -14,16 +14,16 @@ export function parsePointer(pointer: string): string[];
  * @returns {T}
  */
 export function applyPatch<T>(doc: T, operations: readonly PatchOperation[]): T;
-/** @typedef {import("../types/protocol/server-message").AddOperation} AddOperation */
-/** @typedef {import("../types/protocol/server-message").RemoveOperation} RemoveOperation */
-/** @typedef {import("../types/protocol/server-message").ReplaceOperation} ReplaceOperation */
+/** @typedef {import("../types/protocol/server-message.js").AddOperation} AddOperation */
+/** @typedef {import("../types/protocol/server-message.js").RemoveOperation} RemoveOperation */
+/** @typedef {import("../types/protocol/server-message.js").ReplaceOperation} ReplaceOperation */
 /** @typedef {AddOperation | RemoveOperation | ReplaceOperation} PatchOperation */
 /** A patch that does not apply to the document (the caller then resynchronises). */
 export class PatchError extends Error {
     /** @param {string} message */
     constructor(message: string);
 }
-export type AddOperation = import("../types/protocol/server-message").AddOperation;
-export type RemoveOperation = import("../types/protocol/server-message").RemoveOperation;
-export type ReplaceOperation = import("../types/protocol/server-message").ReplaceOperation;
+export type AddOperation = import("../types/protocol/server-message.js").AddOperation;
+export type RemoveOperation = import("../types/protocol/server-message.js").RemoveOperation;
+export type ReplaceOperation = import("../types/protocol/server-message.js").ReplaceOperation;
 export type PatchOperation = AddOperation | RemoveOperation | ReplaceOperation;

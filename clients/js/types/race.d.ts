@@ -1,10 +1,10 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("./connection.js").Connection} Connection */
-/** @typedef {import("../types/protocol/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/protocol/server-message").RaceView} RaceView */
-/** @typedef {import("../types/protocol/server-message").RacePlayer} RacePlayer */
-/** @typedef {import("../types/protocol/server-message").RaceProgressMessage} RaceProgressMessage */
-/** @typedef {import("../types/protocol/server-message").You} You */
+/** @typedef {import("../types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../types/protocol/server-message.js").RaceView} RaceView */
+/** @typedef {import("../types/protocol/server-message.js").RacePlayer} RacePlayer */
+/** @typedef {import("../types/protocol/server-message.js").RaceProgressMessage} RaceProgressMessage */
+/** @typedef {import("../types/protocol/server-message.js").You} You */
 /** @typedef {"ready" | "unready" | "start" | "resign" | "rematch"} RaceCommand */
 /**
  * @typedef {object} RaceOptions
@@ -50,7 +50,7 @@ export class Race extends Emitter<RaceEvents & Record<string, unknown>> {
     /** The server's clock now, as far as the last message tells. */
     serverNow(): number;
     /** This player's row of the race, or null (a spectator, or before the race is known). */
-    me(): import("../types/protocol/server-message").RacePlayer | null;
+    me(): import("../types/protocol/server-message.js").RacePlayer | null;
     /** Whether this player is the host. */
     isHost(): boolean;
     /**
@@ -74,11 +74,11 @@ export class Race extends Emitter<RaceEvents & Record<string, unknown>> {
     leave(): void;
 }
 export type Connection = import("./connection.js").Connection;
-export type ServerMessage = import("../types/protocol/server-message").ServerMessage;
-export type RaceView = import("../types/protocol/server-message").RaceView;
-export type RacePlayer = import("../types/protocol/server-message").RacePlayer;
-export type RaceProgressMessage = import("../types/protocol/server-message").RaceProgressMessage;
-export type You = import("../types/protocol/server-message").You;
+export type ServerMessage = import("../types/protocol/server-message.js").ServerMessage;
+export type RaceView = import("../types/protocol/server-message.js").RaceView;
+export type RacePlayer = import("../types/protocol/server-message.js").RacePlayer;
+export type RaceProgressMessage = import("../types/protocol/server-message.js").RaceProgressMessage;
+export type You = import("../types/protocol/server-message.js").You;
 export type RaceCommand = "ready" | "unready" | "start" | "resign" | "rematch";
 export type RaceOptions = {
     raceId: string;
@@ -89,8 +89,8 @@ export type RaceOptions = {
     /**
      * the race as already known
      */
-    race?: import("../types/protocol/server-message").RaceView | null | undefined;
-    you?: import("../types/protocol/server-message").You | null | undefined;
+    race?: import("../types/protocol/server-message.js").RaceView | null | undefined;
+    you?: import("../types/protocol/server-message.js").You | null | undefined;
 };
 export type RaceEvents = {
     /**

@@ -5,10 +5,10 @@ import { seg } from "../http.js";
 
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/rest/daily-overview").DailyOverview} DailyOverview */
-/** @typedef {import("../../types/protocol/rest/daily-game-created").DailyGameCreated} DailyGameCreated */
-/** @typedef {import("../../types/protocol/rest/daily-board").DailyBoard} DailyBoard */
-/** @typedef {import("../../types/protocol/rest/board").Board} Board */
+/** @typedef {import("../../types/protocol/rest/daily-overview.js").DailyOverview} DailyOverview */
+/** @typedef {import("../../types/protocol/rest/daily-game-created.js").DailyGameCreated} DailyGameCreated */
+/** @typedef {import("../../types/protocol/rest/daily-board.js").DailyBoard} DailyBoard */
+/** @typedef {import("../../types/protocol/rest/board.js").Board} Board */
 
 /**
  * Which rows of a board: `top` rows from rank `offset + 1`, and `around` rows either side

@@ -6,17 +6,17 @@ import { seg } from "../http.js";
 
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/action").Action} Action */
-/** @typedef {import("../../types/protocol/rest/create-game-request").CreateGameRequest} CreateGameRequest */
-/** @typedef {import("../../types/protocol/rest/created-game").CreatedGame} CreatedGame */
-/** @typedef {import("../../types/protocol/rest/game-state-response").GameStateResponse} GameStateResponse */
-/** @typedef {import("../../types/protocol/rest/changes-response").ChangesResponse} ChangesResponse */
-/** @typedef {import("../../types/protocol/rest/action-accepted").ActionAccepted} ActionAccepted */
-/** @typedef {import("../../types/protocol/rest/legal-actions-response").LegalActionsResponse} LegalActionsResponse */
-/** @typedef {import("../../types/protocol/rest/game-record-response").GameRecordResponse} GameRecordResponse */
-/** @typedef {import("../../types/protocol/rest/replay-response").ReplayResponse} ReplayResponse */
-/** @typedef {import("../../types/protocol/rest/hint-response").HintResponse} HintResponse */
-/** @typedef {import("../../types/protocol/rest/analysis-response").AnalysisResponse} AnalysisResponse */
+/** @typedef {import("../../types/protocol/action.js").Action} Action */
+/** @typedef {import("../../types/protocol/rest/create-game-request.js").CreateGameRequest} CreateGameRequest */
+/** @typedef {import("../../types/protocol/rest/created-game.js").CreatedGame} CreatedGame */
+/** @typedef {import("../../types/protocol/rest/game-state-response.js").GameStateResponse} GameStateResponse */
+/** @typedef {import("../../types/protocol/rest/changes-response.js").ChangesResponse} ChangesResponse */
+/** @typedef {import("../../types/protocol/rest/action-accepted.js").ActionAccepted} ActionAccepted */
+/** @typedef {import("../../types/protocol/rest/legal-actions-response.js").LegalActionsResponse} LegalActionsResponse */
+/** @typedef {import("../../types/protocol/rest/game-record-response.js").GameRecordResponse} GameRecordResponse */
+/** @typedef {import("../../types/protocol/rest/replay-response.js").ReplayResponse} ReplayResponse */
+/** @typedef {import("../../types/protocol/rest/hint-response.js").HintResponse} HintResponse */
+/** @typedef {import("../../types/protocol/rest/analysis-response.js").AnalysisResponse} AnalysisResponse */
 
 /**
  * @typedef {object} TokenOption

@@ -5,11 +5,11 @@ import { seg } from "../http.js";
 
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/rest/player-created").PlayerCreated} PlayerCreated */
-/** @typedef {import("../../types/protocol/rest/player-view").PlayerView} PlayerView */
-/** @typedef {import("../../types/protocol/rest/player-stats").PlayerStats} PlayerStats */
-/** @typedef {import("../../types/protocol/rest/link-code").LinkCode} LinkCode */
-/** @typedef {import("../../types/protocol/rest/revoked").Revoked} Revoked */
+/** @typedef {import("../../types/protocol/rest/player-created.js").PlayerCreated} PlayerCreated */
+/** @typedef {import("../../types/protocol/rest/player-view.js").PlayerView} PlayerView */
+/** @typedef {import("../../types/protocol/rest/player-stats.js").PlayerStats} PlayerStats */
+/** @typedef {import("../../types/protocol/rest/link-code.js").LinkCode} LinkCode */
+/** @typedef {import("../../types/protocol/rest/revoked.js").Revoked} Revoked */
 
 export const ROUTES = [
   "POST /players",

@@ -5,10 +5,10 @@ import { seg } from "../http.js";
 
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/rest/create-race-request").CreateRaceRequest} CreateRaceRequest */
-/** @typedef {import("../../types/protocol/rest/join-race-request").JoinRaceRequest} JoinRaceRequest */
-/** @typedef {import("../../types/protocol/rest/race-joined").RaceJoined} RaceJoined */
-/** @typedef {import("../../types/protocol/rest/race-response").RaceResponse} RaceResponse */
+/** @typedef {import("../../types/protocol/rest/create-race-request.js").CreateRaceRequest} CreateRaceRequest */
+/** @typedef {import("../../types/protocol/rest/join-race-request.js").JoinRaceRequest} JoinRaceRequest */
+/** @typedef {import("../../types/protocol/rest/race-joined.js").RaceJoined} RaceJoined */
+/** @typedef {import("../../types/protocol/rest/race-response.js").RaceResponse} RaceResponse */
 
 /** @typedef {{ token?: string | null }} TokenOption */
 

@@ -2,7 +2,7 @@
 // REST calls about the service itself.
 
 /** @typedef {import("../http.js").Http} Http */
-/** @typedef {import("../../types/protocol/rest/health").Health} Health */
+/** @typedef {import("../../types/protocol/rest/health.js").Health} Health */
 
 export const ROUTES = ["GET /api", "GET /healthz", "GET /readyz", "GET /openapi.json"];
 

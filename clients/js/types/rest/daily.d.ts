@@ -1,10 +1,10 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/rest/daily-overview").DailyOverview} DailyOverview */
-/** @typedef {import("../../types/protocol/rest/daily-game-created").DailyGameCreated} DailyGameCreated */
-/** @typedef {import("../../types/protocol/rest/daily-board").DailyBoard} DailyBoard */
-/** @typedef {import("../../types/protocol/rest/board").Board} Board */
+/** @typedef {import("../../types/protocol/rest/daily-overview.js").DailyOverview} DailyOverview */
+/** @typedef {import("../../types/protocol/rest/daily-game-created.js").DailyGameCreated} DailyGameCreated */
+/** @typedef {import("../../types/protocol/rest/daily-board.js").DailyBoard} DailyBoard */
+/** @typedef {import("../../types/protocol/rest/board.js").Board} Board */
 /**
  * Which rows of a board: `top` rows from rank `offset + 1`, and `around` rows either side
  * of your own (docs/protocol.md, "Reading a board").
@@ -50,10 +50,10 @@ export class DailyApi {
 }
 export type Http = import("../http.js").Http;
 export type Tokens = import("../tokens.js").Tokens;
-export type DailyOverview = import("../../types/protocol/rest/daily-overview").DailyOverview;
-export type DailyGameCreated = import("../../types/protocol/rest/daily-game-created").DailyGameCreated;
-export type DailyBoard = import("../../types/protocol/rest/daily-board").DailyBoard;
-export type Board = import("../../types/protocol/rest/board").Board;
+export type DailyOverview = import("../../types/protocol/rest/daily-overview.js").DailyOverview;
+export type DailyGameCreated = import("../../types/protocol/rest/daily-game-created.js").DailyGameCreated;
+export type DailyBoard = import("../../types/protocol/rest/daily-board.js").DailyBoard;
+export type Board = import("../../types/protocol/rest/board.js").Board;
 /**
  * Which rows of a board: `top` rows from rank `offset + 1`, and `around` rows either side
  * of your own (docs/protocol.md, "Reading a board").

@@ -1,17 +1,17 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/action").Action} Action */
-/** @typedef {import("../../types/protocol/rest/create-game-request").CreateGameRequest} CreateGameRequest */
-/** @typedef {import("../../types/protocol/rest/created-game").CreatedGame} CreatedGame */
-/** @typedef {import("../../types/protocol/rest/game-state-response").GameStateResponse} GameStateResponse */
-/** @typedef {import("../../types/protocol/rest/changes-response").ChangesResponse} ChangesResponse */
-/** @typedef {import("../../types/protocol/rest/action-accepted").ActionAccepted} ActionAccepted */
-/** @typedef {import("../../types/protocol/rest/legal-actions-response").LegalActionsResponse} LegalActionsResponse */
-/** @typedef {import("../../types/protocol/rest/game-record-response").GameRecordResponse} GameRecordResponse */
-/** @typedef {import("../../types/protocol/rest/replay-response").ReplayResponse} ReplayResponse */
-/** @typedef {import("../../types/protocol/rest/hint-response").HintResponse} HintResponse */
-/** @typedef {import("../../types/protocol/rest/analysis-response").AnalysisResponse} AnalysisResponse */
+/** @typedef {import("../../types/protocol/action.js").Action} Action */
+/** @typedef {import("../../types/protocol/rest/create-game-request.js").CreateGameRequest} CreateGameRequest */
+/** @typedef {import("../../types/protocol/rest/created-game.js").CreatedGame} CreatedGame */
+/** @typedef {import("../../types/protocol/rest/game-state-response.js").GameStateResponse} GameStateResponse */
+/** @typedef {import("../../types/protocol/rest/changes-response.js").ChangesResponse} ChangesResponse */
+/** @typedef {import("../../types/protocol/rest/action-accepted.js").ActionAccepted} ActionAccepted */
+/** @typedef {import("../../types/protocol/rest/legal-actions-response.js").LegalActionsResponse} LegalActionsResponse */
+/** @typedef {import("../../types/protocol/rest/game-record-response.js").GameRecordResponse} GameRecordResponse */
+/** @typedef {import("../../types/protocol/rest/replay-response.js").ReplayResponse} ReplayResponse */
+/** @typedef {import("../../types/protocol/rest/hint-response.js").HintResponse} HintResponse */
+/** @typedef {import("../../types/protocol/rest/analysis-response.js").AnalysisResponse} AnalysisResponse */
 /**
  * @typedef {object} TokenOption
  * @property {string | null} [token]  the game (or race) token; default the one the client
@@ -126,17 +126,17 @@ export class GamesApi {
 }
 export type Http = import("../http.js").Http;
 export type Tokens = import("../tokens.js").Tokens;
-export type Action = import("../../types/protocol/action").Action;
-export type CreateGameRequest = import("../../types/protocol/rest/create-game-request").CreateGameRequest;
-export type CreatedGame = import("../../types/protocol/rest/created-game").CreatedGame;
-export type GameStateResponse = import("../../types/protocol/rest/game-state-response").GameStateResponse;
-export type ChangesResponse = import("../../types/protocol/rest/changes-response").ChangesResponse;
-export type ActionAccepted = import("../../types/protocol/rest/action-accepted").ActionAccepted;
-export type LegalActionsResponse = import("../../types/protocol/rest/legal-actions-response").LegalActionsResponse;
-export type GameRecordResponse = import("../../types/protocol/rest/game-record-response").GameRecordResponse;
-export type ReplayResponse = import("../../types/protocol/rest/replay-response").ReplayResponse;
-export type HintResponse = import("../../types/protocol/rest/hint-response").HintResponse;
-export type AnalysisResponse = import("../../types/protocol/rest/analysis-response").AnalysisResponse;
+export type Action = import("../../types/protocol/action.js").Action;
+export type CreateGameRequest = import("../../types/protocol/rest/create-game-request.js").CreateGameRequest;
+export type CreatedGame = import("../../types/protocol/rest/created-game.js").CreatedGame;
+export type GameStateResponse = import("../../types/protocol/rest/game-state-response.js").GameStateResponse;
+export type ChangesResponse = import("../../types/protocol/rest/changes-response.js").ChangesResponse;
+export type ActionAccepted = import("../../types/protocol/rest/action-accepted.js").ActionAccepted;
+export type LegalActionsResponse = import("../../types/protocol/rest/legal-actions-response.js").LegalActionsResponse;
+export type GameRecordResponse = import("../../types/protocol/rest/game-record-response.js").GameRecordResponse;
+export type ReplayResponse = import("../../types/protocol/rest/replay-response.js").ReplayResponse;
+export type HintResponse = import("../../types/protocol/rest/hint-response.js").HintResponse;
+export type AnalysisResponse = import("../../types/protocol/rest/analysis-response.js").AnalysisResponse;
 export type TokenOption = {
     /**
      * the game (or race) token; default the one the client

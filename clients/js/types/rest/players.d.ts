@@ -1,11 +1,11 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/rest/player-created").PlayerCreated} PlayerCreated */
-/** @typedef {import("../../types/protocol/rest/player-view").PlayerView} PlayerView */
-/** @typedef {import("../../types/protocol/rest/player-stats").PlayerStats} PlayerStats */
-/** @typedef {import("../../types/protocol/rest/link-code").LinkCode} LinkCode */
-/** @typedef {import("../../types/protocol/rest/revoked").Revoked} Revoked */
+/** @typedef {import("../../types/protocol/rest/player-created.js").PlayerCreated} PlayerCreated */
+/** @typedef {import("../../types/protocol/rest/player-view.js").PlayerView} PlayerView */
+/** @typedef {import("../../types/protocol/rest/player-stats.js").PlayerStats} PlayerStats */
+/** @typedef {import("../../types/protocol/rest/link-code.js").LinkCode} LinkCode */
+/** @typedef {import("../../types/protocol/rest/revoked.js").Revoked} Revoked */
 export const ROUTES: string[];
 export class PlayersApi {
     /**
@@ -61,8 +61,8 @@ export class PlayersApi {
 }
 export type Http = import("../http.js").Http;
 export type Tokens = import("../tokens.js").Tokens;
-export type PlayerCreated = import("../../types/protocol/rest/player-created").PlayerCreated;
-export type PlayerView = import("../../types/protocol/rest/player-view").PlayerView;
-export type PlayerStats = import("../../types/protocol/rest/player-stats").PlayerStats;
-export type LinkCode = import("../../types/protocol/rest/link-code").LinkCode;
-export type Revoked = import("../../types/protocol/rest/revoked").Revoked;
+export type PlayerCreated = import("../../types/protocol/rest/player-created.js").PlayerCreated;
+export type PlayerView = import("../../types/protocol/rest/player-view.js").PlayerView;
+export type PlayerStats = import("../../types/protocol/rest/player-stats.js").PlayerStats;
+export type LinkCode = import("../../types/protocol/rest/link-code.js").LinkCode;
+export type Revoked = import("../../types/protocol/rest/revoked.js").Revoked;

@@ -1,10 +1,10 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
-/** @typedef {import("../../types/protocol/rest/create-race-request").CreateRaceRequest} CreateRaceRequest */
-/** @typedef {import("../../types/protocol/rest/join-race-request").JoinRaceRequest} JoinRaceRequest */
-/** @typedef {import("../../types/protocol/rest/race-joined").RaceJoined} RaceJoined */
-/** @typedef {import("../../types/protocol/rest/race-response").RaceResponse} RaceResponse */
+/** @typedef {import("../../types/protocol/rest/create-race-request.js").CreateRaceRequest} CreateRaceRequest */
+/** @typedef {import("../../types/protocol/rest/join-race-request.js").JoinRaceRequest} JoinRaceRequest */
+/** @typedef {import("../../types/protocol/rest/race-joined.js").RaceJoined} RaceJoined */
+/** @typedef {import("../../types/protocol/rest/race-response.js").RaceResponse} RaceResponse */
 /** @typedef {{ token?: string | null }} TokenOption */
 export const ROUTES: string[];
 export class RacesApi {
@@ -64,10 +64,10 @@ export class RacesApi {
 }
 export type Http = import("../http.js").Http;
 export type Tokens = import("../tokens.js").Tokens;
-export type CreateRaceRequest = import("../../types/protocol/rest/create-race-request").CreateRaceRequest;
-export type JoinRaceRequest = import("../../types/protocol/rest/join-race-request").JoinRaceRequest;
-export type RaceJoined = import("../../types/protocol/rest/race-joined").RaceJoined;
-export type RaceResponse = import("../../types/protocol/rest/race-response").RaceResponse;
+export type CreateRaceRequest = import("../../types/protocol/rest/create-race-request.js").CreateRaceRequest;
+export type JoinRaceRequest = import("../../types/protocol/rest/join-race-request.js").JoinRaceRequest;
+export type RaceJoined = import("../../types/protocol/rest/race-joined.js").RaceJoined;
+export type RaceResponse = import("../../types/protocol/rest/race-response.js").RaceResponse;
 export type TokenOption = {
     token?: string | null;
 };

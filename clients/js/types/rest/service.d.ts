@@ -1,6 +1,6 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("../http.js").Http} Http */
-/** @typedef {import("../../types/protocol/rest/health").Health} Health */
+/** @typedef {import("../../types/protocol/rest/health.js").Health} Health */
 export const ROUTES: string[];
 export class ServiceApi {
     /** @param {Http} http */
@@ -30,4 +30,4 @@ export class ServiceApi {
     openapi(): Promise<Record<string, unknown>>;
 }
 export type Http = import("../http.js").Http;
-export type Health = import("../../types/protocol/rest/health").Health;
+export type Health = import("../../types/protocol/rest/health.js").Health;
