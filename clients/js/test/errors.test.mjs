@@ -78,21 +78,19 @@ describe("refusals of the service", () => {
 });
 
 describe("failures of the SDK's own", () => {
-  test("a request with no answer in time rejects with `timeout`", async () => {
+  test("a request with no answer in time rejects with `timeout`", async (t) => {
     const silent = await startFake(); // welcomes, then answers nothing
+    t.after(() => silent.close());
     const client = new SolitaireClient({
       url: "http://127.0.0.1:1",
       socketUrl: silent.url,
       requestTimeoutMs: 150,
     });
-    const started = Date.now();
+    t.after(() => client.close());
     await assert.rejects(client.follow("g", { token: "t" }), { code: "timeout", local: true });
     const hinted = client.connection.request({ type: "hint", game_id: "g" }, { timeout: 50 });
     await assert.rejects(hinted, { code: "timeout", requestId: /^h-/ });
-    assert.ok(Date.now() - started < 2_000);
     assert.equal(client.status, "open");
-    client.close();
-    await silent.close();
   });
 
   test("a service that cannot be reached ends in `disconnected` after the tries allowed", async () => {

@@ -41,7 +41,7 @@ async function waitReady(url, deadline, failed = () => null) {
     const why = failed();
     if (why) throw new Error(why);
     try {
-      const response = await fetch(url);
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -66,7 +66,8 @@ export async function startRedis() {
   child.on("exit", () => {
     exited = true;
   });
-  const deadline = Date.now() + 10_000;
+  killedWithThisProcess(child);
+  const deadline = Date.now() + 30_000;
   for (;;) {
     if (exited) throw new Error("redis-server did not start (is it installed?)");
     const up = await new Promise((resolve) => {
@@ -77,7 +78,10 @@ export async function startRedis() {
       socket.on("error", () => resolve(false));
     });
     if (up) break;
-    if (Date.now() > deadline) throw new Error("redis-server did not listen in time");
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error("redis-server did not listen in time");
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
@@ -122,15 +126,23 @@ export async function startService(env = {}) {
       stdio: ["ignore", "ignore", "pipe"],
     });
     child = started;
+    killedWithThisProcess(started);
     started.stderr?.on("data", (chunk) => {
       stderr = (stderr + chunk).slice(-4000);
     });
     started.on("exit", (code) => {
       exit = code;
     });
-    await waitReady(`${url}/healthz`, Date.now() + 30_000, () =>
-      exit === null ? null : `the service exited (${exit}): ${stderr}`,
-    );
+    try {
+      // Long enough for a machine under heavy load: the service imports a good deal.
+      await waitReady(`${url}/healthz`, Date.now() + 90_000, () =>
+        exit === null ? null : `the service exited (${exit}): ${stderr}`,
+      );
+    } catch (error) {
+      // A service left running would keep the test file's process alive.
+      await stopChild(started);
+      throw error;
+    }
   };
   await launch();
   return {
@@ -143,6 +155,17 @@ export async function startService(env = {}) {
     /** Starts it again after `stop()`, on the same port with the same settings. */
     start: launch,
   };
+}
+
+/**
+ * Kills `child` when this process exits, however it exits: a test that fails before its
+ * `after` hook must not leave a service or a Redis server behind.
+ * @param {import("node:child_process").ChildProcess} child
+ */
+function killedWithThisProcess(child) {
+  const kill = () => child.kill("SIGKILL");
+  process.once("exit", kill);
+  child.once("exit", () => process.off("exit", kill));
 }
 
 /** @param {import("node:child_process").ChildProcess} child */
