@@ -164,6 +164,8 @@ def test_the_service_stops_with_its_solver_leaving_only_json_lines(
             process.communicate()
     # Every line JSON: a traceback, or a warning printed at exit (semaphores of the
     # solver pool reported leaked), would not be.
+    not_json = [line for line in stderr.splitlines() if not line.startswith("{")]
+    assert not_json == [], stderr
     entries = [json.loads(line) for line in stderr.splitlines()]
     # (uvicorn ends with the signal that stopped it, except for SIGINT.)
     assert process.returncode in (0, -signal_number), stderr
