@@ -228,11 +228,13 @@ export class SolitaireClient extends Emitter {
 }
 
 /**
- * `http://host:port` -> `ws://host:port/ws` (`https` -> `wss`).
+ * The WebSocket beside the REST API: `http://host:port` -> `ws://host:port/ws`, `https`
+ * -> `wss`, a path prefix kept (a service behind a proxy at `/solitaire`).
  * @param {string} baseUrl
  */
 export function socketUrlOf(baseUrl) {
-  const url = new URL("/ws", `${baseUrl}/`);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  return url.toString();
+  const base = baseUrl.replace(/\/+$/, "");
+  if (/^https:/i.test(base)) return `wss:${base.slice("https:".length)}/ws`;
+  if (/^http:/i.test(base)) return `ws:${base.slice("http:".length)}/ws`;
+  return `${base}/ws`;
 }

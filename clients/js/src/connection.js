@@ -164,8 +164,8 @@ export class Connection extends Emitter {
   /** Dials again at once after `disconnected` (or a drop); the followers resume. */
   reconnect() {
     if (this.status === "closed") return Promise.reject(closedError());
+    if (this._socket) this.drop(); // this may spend the last try: then connect() dials
     if (this.status === "disconnected" || this.status === "idle") return this.connect();
-    if (this._socket) this.drop();
     const opened = this.connect();
     this._attempt = 0;
     clearTimeout(this._retryTimer);
@@ -274,6 +274,15 @@ export class Connection extends Emitter {
     this._generation += 1;
     const generation = this._generation;
     this._resumed = false;
+    const previous = this._socket;
+    if (previous) {
+      this._socket = null;
+      try {
+        previous.close(4000, "superseded");
+      } catch {
+        // already closing
+      }
+    }
     let socket;
     try {
       socket = new Socket(this.url);
@@ -554,8 +563,14 @@ function disconnectedError() {
   return new SolitaireError("disconnected", "the client gave up reconnecting: call reconnect()");
 }
 
-/** Twelve random base-36 characters. */
+/**
+ * Twelve random base-36 characters (a prefix that keeps request ids apart, not a secret:
+ * where the platform has no `crypto.getRandomValues`, as React Native without a polyfill,
+ * `Math.random` serves).
+ */
 function randomTag() {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const bytes = new Uint8Array(12);
+  if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i += 1) bytes[i] = Math.floor(Math.random() * 256);
   return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
 }

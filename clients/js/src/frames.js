@@ -146,7 +146,15 @@ const CHECKS = {
     isCount(m.moves),
 };
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+/** @type {TextDecoder | null} made on the first binary frame (some platforms have none) */
+let decoder = null;
+
+/** @param {ArrayBuffer | ArrayBufferView} bytes */
+function decode(bytes) {
+  if (typeof TextDecoder === "undefined") throw new Error("no TextDecoder");
+  decoder ??= new TextDecoder("utf-8", { fatal: true });
+  return decoder.decode(bytes);
+}
 
 /**
  * Parses and checks one frame (text, or UTF-8 JSON bytes); throws `FrameError` when the
@@ -158,8 +166,7 @@ export function readFrame(data) {
   let text;
   try {
     if (typeof data === "string") text = data;
-    else if (data instanceof ArrayBuffer) text = decoder.decode(data);
-    else if (ArrayBuffer.isView(data)) text = decoder.decode(data);
+    else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) text = decode(data);
     else throw new FrameError("a frame that is neither text nor bytes", data);
   } catch (error) {
     if (error instanceof FrameError) throw error;

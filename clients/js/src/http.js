@@ -103,7 +103,8 @@ function queryString(query) {
   if (!query) return "";
   const pairs = Object.entries(query).filter(([, value]) => value !== undefined);
   if (!pairs.length) return "";
-  return `?${new URLSearchParams(pairs.map(([k, v]) => [k, String(v)])).toString()}`;
+  const encoded = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return `?${encoded.join("&")}`;
 }
 
 /** A path segment. @param {string} value */

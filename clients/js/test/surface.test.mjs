@@ -15,6 +15,7 @@ import {
   RACE_ROUTES,
   SERVICE_ROUTES,
   SolitaireClient,
+  socketUrlOf,
 } from "../src/index.js";
 import { ROOT } from "./support/service.mjs";
 
@@ -49,5 +50,6 @@ test("the client's groups are the REST modules", () => {
     new SolitaireClient({ url: "https://example.org/" }).connection.url,
     "wss://example.org/ws",
   );
+  assert.equal(socketUrlOf("http://127.0.0.1:8000/solitaire/"), "ws://127.0.0.1:8000/solitaire/ws");
   client.close();
 });

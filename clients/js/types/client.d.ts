@@ -1,6 +1,7 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /**
- * `http://host:port` -> `ws://host:port/ws` (`https` -> `wss`).
+ * The WebSocket beside the REST API: `http://host:port` -> `ws://host:port/ws`, `https`
+ * -> `wss`, a path prefix kept (a service behind a proxy at `/solitaire`).
  * @param {string} baseUrl
  */
 export function socketUrlOf(baseUrl: string): string;
