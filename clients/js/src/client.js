@@ -66,7 +66,7 @@ import { Tokens } from "./tokens.js";
  * @property {SolitaireError} error  an error frame that answers no request
  */
 
-/** @extends {Emitter<ClientEvents & Record<string, unknown>>} */
+/** @extends {Emitter<ClientEvents>} */
 export class SolitaireClient extends Emitter {
   /** @param {ClientOptions} [options] */
   constructor(options = {}) {

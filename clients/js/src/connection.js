@@ -78,7 +78,7 @@ import { FrameError, readFrame } from "./frames.js";
 export const PROTOCOL = 1;
 const PING = "p";
 
-/** @extends {Emitter<ConnectionEvents & Record<string, unknown>>} */
+/** @extends {Emitter<ConnectionEvents>} */
 export class Connection extends Emitter {
   /** @param {ConnectionOptions} options */
   constructor(options) {

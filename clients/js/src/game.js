@@ -62,7 +62,7 @@ import { PatchError, applyPatch } from "./patch.js";
  * @property {Game} left  `leave()` was called
  */
 
-/** @extends {Emitter<GameEvents & Record<string, unknown>>} */
+/** @extends {Emitter<GameEvents>} */
 export class Game extends Emitter {
   /**
    * @param {Connection} connection

@@ -31,7 +31,7 @@ import { SolitaireError } from "./errors.js";
  * @property {Race} left  `leave()` was called
  */
 
-/** @extends {Emitter<RaceEvents & Record<string, unknown>>} */
+/** @extends {Emitter<RaceEvents>} */
 export class Race extends Emitter {
   /**
    * @param {Connection} connection

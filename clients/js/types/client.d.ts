@@ -51,8 +51,8 @@ export function socketUrlOf(baseUrl: string): string;
  * @property {FrameError} frameRefused  the service sent a frame the SDK would not act on
  * @property {SolitaireError} error  an error frame that answers no request
  */
-/** @extends {Emitter<ClientEvents & Record<string, unknown>>} */
-export class SolitaireClient extends Emitter<ClientEvents & Record<string, unknown>> {
+/** @extends {Emitter<ClientEvents>} */
+export class SolitaireClient extends Emitter<ClientEvents> {
     /** @param {ClientOptions} [options] */
     constructor(options?: ClientOptions);
     tokens: Tokens;

@@ -57,8 +57,8 @@
  * @property {{ attempt: number, delayMs: number }} reconnecting  the next try, after a drop
  */
 export const PROTOCOL: 1;
-/** @extends {Emitter<ConnectionEvents & Record<string, unknown>>} */
-export class Connection extends Emitter<ConnectionEvents & Record<string, unknown>> {
+/** @extends {Emitter<ConnectionEvents>} */
+export class Connection extends Emitter<ConnectionEvents> {
     /** @param {ConnectionOptions} options */
     constructor(options: ConnectionOptions);
     url: string;

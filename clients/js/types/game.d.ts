@@ -46,8 +46,8 @@
  * @property {SolitaireError} error  a failure not tied to a request of yours
  * @property {Game} left  `leave()` was called
  */
-/** @extends {Emitter<GameEvents & Record<string, unknown>>} */
-export class Game extends Emitter<GameEvents & Record<string, unknown>> {
+/** @extends {Emitter<GameEvents>} */
+export class Game extends Emitter<GameEvents> {
     /**
      * @param {Connection} connection
      * @param {GameOptions} options

@@ -20,8 +20,8 @@
  * @property {SolitaireError} error  a failure not tied to a request of yours
  * @property {Race} left  `leave()` was called
  */
-/** @extends {Emitter<RaceEvents & Record<string, unknown>>} */
-export class Race extends Emitter<RaceEvents & Record<string, unknown>> {
+/** @extends {Emitter<RaceEvents>} */
+export class Race extends Emitter<RaceEvents> {
     /**
      * @param {Connection} connection
      * @param {RaceOptions} options
