@@ -10,10 +10,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # Only what the package needs, so edits to tests or docs do not rebuild this layer. The
-# package includes the web front end (clients/web), served at "/".
+# package includes the web front end (clients/web), served at "/", and the JavaScript SDK
+# it imports (clients/js/src), served at "/sdk/".
 COPY pyproject.toml setup.py README.md ./
 COPY service ./service
 COPY clients/web ./clients/web
+COPY clients/js/src ./clients/js/src
 # A C compiler for the build only: it compiles the solver's core (CONTRIBUTING.md, "Run"),
 # and goes again in the same layer.
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \

@@ -40,13 +40,29 @@ TEST_WORKERS ?= 4
 # the service's writes back up, which the other workers' load would decide.
 ALONE := tests/scale/test_limits.py
 
+# The JavaScript SDK's tests (node's test runner, `npm test` in clients/js) start services
+# of their own from .venv and mostly wait on them, as pytest's workers do: they run beside
+# pytest, and their report follows pytest's.
 test: lint types chromium
 	scripts/ensure-redis-server
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(addprefix --ignore=,$(ALONE))
+	@log=$$(mktemp); npm test --prefix $(JS) >$$log 2>&1 & sdk=$$!; \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(addprefix --ignore=,$(ALONE)); status=$$?; \
+	wait $$sdk; sdk_status=$$?; \
+	echo "npm test --prefix $(JS)"; \
+	if [ $$sdk_status -eq 0 ]; then grep -E '^# (tests|pass|fail|duration_ms)' $$log; else cat $$log; fi; \
+	rm -f $$log; [ $$status -eq 0 ] && [ $$sdk_status -eq 0 ]
 	$(BIN)/python -m pytest $(ALONE)
 
-# The web client and the TypeScript types generated from schemas/ type-check together.
-types:
+# The JavaScript SDK (clients/js) and its pinned tools: TypeScript, the schema-to-types
+# generator, and what its tests use.
+JS := clients/js
+$(JS)/node_modules/.installed: $(JS)/package.json $(JS)/package-lock.json
+	npm ci --prefix $(JS) --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The SDK, the web client and the TypeScript types generated from schemas/ type-check
+# together.
+types: $(JS)/node_modules/.installed
 	scripts/check-types
 
 # Browser tests drive the system's Chromium (Playwright's own download is not used).

@@ -16,6 +16,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
@@ -93,6 +94,10 @@ async def internal_error(request: Request, exc: Exception) -> Response:
 # clients/web in a source tree, the package data service/web when installed from a wheel.
 _SOURCE_WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 WEB_CLIENT = _SOURCE_WEB_CLIENT if _SOURCE_WEB_CLIENT.is_dir() else Path(__file__).parent / "web"
+# The JavaScript SDK, which the web front end imports, served unbuilt at /sdk/ for any
+# browser page: clients/js/src in a source tree, the package data service/sdk in a wheel.
+_SOURCE_SDK = Path(__file__).resolve().parent.parent / "clients" / "js" / "src"
+SDK = _SOURCE_SDK if _SOURCE_SDK.is_dir() else Path(__file__).parent / "sdk"
 
 
 def _middleware(settings: Settings, pages: AddressBuckets) -> list[Middleware]:
@@ -207,7 +212,7 @@ def create_app(
 
     pages = page_buckets(settings)
     app = Starlette(
-        routes=ROUTES,
+        routes=[*ROUTES, Mount("/sdk", StaticFiles(directory=SDK))] if SDK.is_dir() else ROUTES,
         middleware=_middleware(settings, pages),
         lifespan=lifespan,
         exception_handlers={

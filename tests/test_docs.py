@@ -206,6 +206,7 @@ TOKEN_DOCUMENTS = [
     README,
     *sorted((ROOT / "docs").glob("*.md")),
     ROOT / "clients" / "python" / "README.md",
+    ROOT / "clients" / "js" / "README.md",
     SCHEMAS / "asyncapi.yaml",
     SCHEMAS / "openapi.json",
 ]
@@ -349,6 +350,7 @@ DOCUMENTS = [
     *sorted((ROOT / "docs").glob("*.md")),
     ROOT / "schemas" / "examples" / "README.md",
     ROOT / "clients" / "python" / "README.md",
+    ROOT / "clients" / "js" / "README.md",
 ]
 PROJECT_PATH = re.compile(r"`((?:service|tests|benchmarks|schemas|docs|clients|scripts)/[\w./-]*)")
 

@@ -14,7 +14,7 @@ from service.schemas import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
-GENERATED_TYPES = ROOT / "clients" / "types" / "generated"
+GENERATED_TYPES = ROOT / "clients" / "js" / "types"
 
 
 def marked_generated(paths: list[str]) -> set[str]:
@@ -39,7 +39,7 @@ def test_every_file_the_generators_write_is_marked_generated() -> None:
     types = [p.relative_to(ROOT).as_posix() for p in sorted(GENERATED_TYPES.rglob("*.d.ts"))]
     # The generators write something of every kind (top level, REST, OpenAPI, types).
     assert {"schemas/openapi.json", "schemas/rest/problem.json"} <= set(schemas)
-    assert "clients/types/generated/server-message.d.ts" in types
+    assert "clients/js/types/protocol/server-message.d.ts" in types
     unmarked = sorted(set(schemas + types) - marked_generated(schemas + types))
     assert not unmarked, (
         f"{len(unmarked)} files written by a generator are not marked in .gitattributes, "
@@ -51,9 +51,10 @@ def test_the_files_written_by_hand_beside_them_are_not_marked() -> None:
     by_hand = [
         "schemas/asyncapi.yaml",
         *(p.relative_to(ROOT).as_posix() for p in (SCHEMAS / "examples").rglob("*") if p.is_file()),
-        "clients/types/generate.mjs",
-        "clients/types/package.json",
-        "clients/types/tsconfig.json",
+        "clients/js/tools/generate-types.mjs",
+        "clients/js/package.json",
+        "clients/js/tsconfig.json",
+        "clients/js/src/index.js",
         "service/schemas.py",
     ]
     assert len(by_hand) > 6  # the examples were found

@@ -25,7 +25,7 @@ from tests.support import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the wheel is built from (as in the Dockerfile).
-SOURCES = ["pyproject.toml", "README.md", "service", "clients/web"]
+SOURCES = ["pyproject.toml", "README.md", "service", "clients/web", "clients/js/src"]
 
 
 def build_wheel(workdir: Path) -> Path:
@@ -115,17 +115,29 @@ def test_the_installed_console_script_serves_the_web_front_end(tmp_path: Path) -
         assert body == (ROOT / "clients" / "web" / "index.html").read_bytes()
         status, content_type, body = fetch(base + "/app.js", service, time.monotonic() + 5)
         assert status == 200 and body == (ROOT / "clients" / "web" / "app.js").read_bytes()
+        # The JavaScript SDK the page imports, its subfolder included.
+        sdk_source = ROOT / "clients" / "js" / "src"
+        for name in ("index.js", "rest/games.js"):
+            status, content_type, body = fetch(f"{base}/sdk/{name}", service, time.monotonic() + 5)
+            assert status == 200 and body == (sdk_source / name).read_bytes(), name
+            assert "javascript" in content_type, content_type
         status, _, _ = fetch(base + "/healthz", service, time.monotonic() + 5)
         assert status == 200
         import_check = subprocess.run(
-            [venv / "bin" / "python", "-c", "import service.app; print(service.app.WEB_CLIENT)"],
+            [
+                venv / "bin" / "python",
+                "-c",
+                "import service.app; print(service.app.WEB_CLIENT, service.app.SDK)",
+            ],
             cwd=tmp_path,
             env=env,
             capture_output=True,
             text=True,
             check=True,
         )
-        assert str(venv) in import_check.stdout, "the web client must come from the wheel"
+        web_dir, sdk_dir = import_check.stdout.split()
+        assert web_dir.startswith(str(venv)), "the web client must come from the wheel"
+        assert sdk_dir.startswith(str(venv)), "the SDK must come from the wheel"
     finally:
         service.terminate()
         _, errors = service.communicate(timeout=10)

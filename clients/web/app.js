@@ -3,16 +3,13 @@
 // read-outs (readouts.js) and the pages over the table (router.js) live in modules of their
 // own.
 
-import { createGame } from "./api.js";
 import { Board } from "./board.js";
-import { Connection, socketUrl } from "./connection.js";
 import { byId } from "./dom.js";
 import { knownError } from "./errors.js";
-import { GameSession } from "./game.js";
 import { lang, setLang, translate } from "./i18n.js";
 import { closeMenu, menuError, openMenu, wireMenu } from "./menu.js";
-import { RaceSession } from "./race.js";
 import { renderHud, renderNotice, showLink, tick } from "./readouts.js";
+import { SolitaireError, client } from "./client.js";
 import {
   STORE_DOUBLE,
   STORE_GAME,
@@ -24,9 +21,11 @@ import {
 } from "./storage.js";
 import { leaveRace, renderRace, switchRace, wireRace } from "./race-flow.js";
 
+/** @typedef {import("@solitaire/sdk").Game} Game */
+/** @typedef {import("@solitaire/sdk").Race} Race */
+/** @typedef {import("@solitaire/sdk").ConnectionStatus} ConnectionStatus */
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").Rejection} Rejection */
-/** @typedef {import("./types.js").ErrorMessage} ErrorMessage */
 /** @typedef {import("./types.js").RaceView} RaceView */
 /** @typedef {import("./types.js").CreatedGame} CreatedGame */
 /** @typedef {import("./types.js").RaceJoined} RaceJoined */
@@ -55,11 +54,19 @@ import { leaveRace, renderRace, switchRace, wireRace } from "./race-flow.js";
 
 export class App {
   constructor() {
-    this.connection = new Connection(socketUrl());
-    /** @type {GameSession | null} */
+    this.client = client;
+    /** The SDK's WebSocket (`drop()` cuts it, for the browser tests). */
+    this.connection = client.connection;
+    /** @type {Game | null} the game on the table */
     this.game = null;
-    /** @type {RaceSession | null} */
+    /** @type {string | null} its code, when the player may know it */
+    this.gameCode = null;
+    /** @type {(() => void)[]} stops the page's listeners of `game` */
+    this.stopGame = [];
+    /** @type {Race | null} */
     this.race = null;
+    /** @type {(() => void)[]} stops the page's listeners of `race` */
+    this.stopRace = [];
     /** @type {Notice | null} */
     this.notice = null;
     /** Local time the solo game started, or null. */
@@ -133,11 +140,11 @@ export class App {
     this.ui.raceName.value = load(STORE_NAME) ?? "";
     translate();
     this.wire();
-    this.connection.statusListeners.add((status) => {
-      showLink(this, status);
+    client.on("status", (status) => {
+      showLink(this, linkStatus(status));
       if (status !== "open") this.ui.table.dataset.synced = "false";
     });
-    this.connection.connect();
+    client.connect().catch((error) => this.onError(error));
     setInterval(() => tick(this), 200);
     if (!this.resume()) openMenu(this);
   }
@@ -147,7 +154,7 @@ export class App {
     wireMenu(this);
     wireRace(this);
     ui.undo.addEventListener("click", () => this.undo());
-    ui.resign.addEventListener("click", () => void this.race?.command("resign"));
+    ui.resign.addEventListener("click", () => void this.raceCommand("resign"));
     ui.lang.addEventListener("click", () => this.switchLang(lang() === "en" ? "fi" : "en"));
     ui.double.addEventListener("change", () =>
       save(STORE_DOUBLE, ui.double.checked ? "on" : "off"),
@@ -189,13 +196,7 @@ export class App {
       if (!saved.game_id || !saved.token) return false;
       this.startedAt = saved.started_at || Date.now();
       this.stoppedAt = null;
-      this.useGame(
-        new GameSession(
-          this.connection,
-          { gameId: saved.game_id, token: saved.token, code: saved.code },
-          this.gameHandlers(),
-        ),
-      );
+      this.openGame({ gameId: saved.game_id, token: saved.token, code: saved.code });
       return true;
     } catch {
       save(STORE_GAME, null);
@@ -222,7 +223,7 @@ export class App {
   async newGame(request) {
     let created;
     try {
-      created = await createGame(request);
+      created = await client.games.create(request);
     } catch (error) {
       menuError(this, error);
       return;
@@ -240,48 +241,60 @@ export class App {
         started_at: this.startedAt,
       }),
     );
-    this.useGame(
-      new GameSession(
-        this.connection,
-        {
-          gameId: created.game_id,
-          token: created.player_token,
-          code: created.code,
-          state: created.state,
-          version: created.version,
-        },
-        this.gameHandlers(),
-      ),
-    );
+    this.openGame({
+      gameId: created.game_id,
+      token: created.player_token,
+      code: created.code,
+      state: created.state,
+      version: created.version,
+    });
     this.ui.menu.hidden = true;
     this.ui.result.hidden = true;
   }
 
-  /** @param {GameSession} session */
-  useGame(session) {
-    this.game?.close();
-    this.game = session;
-    this.ui.table.dataset.gameId = session.gameId;
+  /**
+   * Puts a game on the table and follows it: a new one, a saved one, or the player's
+   * race game (which waits for the race to run).
+   * @param {{ gameId: string, token: string | null, code: string | null, state?: PublicState,
+   *           version?: number, waitForStart?: boolean }} options
+   */
+  openGame(options) {
+    this.closeGame();
+    const game = client.game(options.gameId, {
+      token: options.token,
+      state: options.state ?? null,
+      version: options.version,
+      waitForStart: options.waitForStart,
+    });
+    this.game = game;
+    this.gameCode = options.code;
+    this.stopGame = [
+      game.on("change", ({ change }) => this.onState(change)),
+      game.on("snapshot", () => this.onState(null)),
+      game.on("synced", (synced) => {
+        if (this.game === game) this.ui.table.dataset.synced = String(synced);
+      }),
+      game.on("error", (error) => this.onError(error)),
+    ];
+    this.ui.table.dataset.gameId = game.id;
     this.ui.table.dataset.synced = "false";
-    this.ui.table.dataset.version = String(session.version);
+    this.ui.table.dataset.version = String(game.version);
     this.setNotice(null);
     this.ui.won.hidden = true;
-    if (session.state) this.board.render(session.state);
+    if (game.state) this.board.render(game.state);
     else this.board.clear();
     renderHud(this);
-    void session.subscribe();
+    game.follow().catch((error) => {
+      if (this.game === game) this.onError(error);
+    });
   }
 
-  /** @returns {import("./game.js").GameHandlers} */
-  gameHandlers() {
-    return {
-      onState: (change) => this.onState(change),
-      onRejected: (rejection) => this.setNotice({ kind: "rule", rejection }),
-      onError: (error) => this.onError(error),
-      onSynced: (synced) => {
-        this.ui.table.dataset.synced = String(synced);
-      },
-    };
+  /** Stops following the game on the table. */
+  closeGame() {
+    for (const stop of this.stopGame.splice(0)) stop();
+    this.game?.leave();
+    this.game = null;
+    this.gameCode = null;
   }
 
   /** @param {import("./types.js").Change | null} change */
@@ -296,26 +309,40 @@ export class App {
     renderHud(this);
   }
 
-  /** @param {ErrorMessage | Error} error */
+  /** @param {unknown} error */
   onError(error) {
-    if (error instanceof Error) {
-      this.setNotice({ kind: "error", code: "offline", text: error.message });
+    if (!(error instanceof SolitaireError) || error.local) {
+      if (error instanceof SolitaireError && error.code === "closed") return;
+      const text = error instanceof Error ? error.message : String(error);
+      this.setNotice({ kind: "error", code: "offline", text });
       return;
     }
     const seatGone = error.code === "not_found" || error.code === "unauthorized";
-    if (seatGone && this.race && error.race_id === this.race.raceId) {
+    if (seatGone && this.race && error.raceId === this.race.id) {
       // The saved race is gone (or no longer ours): back to the menu.
       leaveRace(this);
     }
-    if (error.code === "not_found" && this.game && error.game_id === this.game.gameId) {
+    if (error.code === "not_found" && this.game && error.gameId === this.game.id) {
       // The saved game expired: start over.
       save(STORE_GAME, null);
-      this.game.close();
-      this.game = null;
+      this.closeGame();
       this.board.clear();
       openMenu(this);
     }
     this.setNotice({ kind: "error", code: error.code, text: knownError(error.code) ?? error.message });
+  }
+
+  /**
+   * What the page does with a refused action, undo or race command.
+   * @param {unknown} error
+   */
+  onRefused(error) {
+    if (error instanceof SolitaireError && error.code === "rule_violation" && error.rule) {
+      const rejection = { rule_id: error.rule, message_en: error.messageEn, message_fi: error.messageFi ?? "" };
+      this.setNotice({ kind: "rule", rejection });
+    } else {
+      this.onError(error);
+    }
   }
 
   canPlay() {
@@ -333,12 +360,29 @@ export class App {
   /** @param {ActionInput} action */
   act(action) {
     if (!this.game || !this.canPlay()) return;
-    void this.game.act(action);
+    this.game.act(action).catch((error) => this.onRefused(error));
   }
 
   undo() {
     if (!this.game || !this.canPlay() || !this.game.state?.undo_available) return;
-    void this.game.undo();
+    this.game.undo().catch((error) => this.onRefused(error));
+  }
+
+  /**
+   * A command of the player in the race followed.
+   * @param {"ready" | "unready" | "start" | "resign" | "rematch"} command
+   * @returns {Promise<boolean>} accepted
+   */
+  async raceCommand(command) {
+    const race = this.race;
+    if (!race) return false;
+    try {
+      await race.command(command);
+      return true;
+    } catch (error) {
+      if (this.race === race) this.onError(error);
+      return false;
+    }
   }
 
   // ------------------------------------------------------------------ read-outs
@@ -349,6 +393,16 @@ export class App {
     renderNotice(this);
   }
 
+}
+
+/**
+ * The connection light: open, connecting (or connecting again), or off.
+ * @param {ConnectionStatus} status
+ * @returns {"open" | "connecting" | "closed"}
+ */
+function linkStatus(status) {
+  if (status === "open") return "open";
+  return status === "connecting" || status === "reconnecting" ? "connecting" : "closed";
 }
 
 const app = new App();

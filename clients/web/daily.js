@@ -3,16 +3,18 @@
 // each (a player's one ranked attempt: the day's deal has no practice until the day is
 // over) and each board, with your own attempt when it is not on it.
 
-import { dailyBoard, dailyOverview, playDaily } from "./api-players.js";
 import { playerToken } from "./player-store.js";
 import { clock, fill, finishTime, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, modeLabel } from "./pages.js";
+import { client } from "./client.js";
 
 /** @typedef {import("./types.js").DailyChallenge} DailyChallenge */
 /** @typedef {import("./types.js").DailyBoard} DailyBoard */
 /** @typedef {import("./types.js").BoardRow} BoardRow */
 
+/** The rows of a board the page shows: the top ten, and three either side of yours. */
+const BOARD_PAGE = { top: 10, around: 3 };
 /** The key app.js resumes a solo game from after a reload. */
 const STORE_GAME = "solitaire.game";
 
@@ -77,7 +79,7 @@ async function challengeCard(challenge, error) {
   }, label);
   play.addEventListener("click", async () => {
     try {
-      const game = await playDaily(challenge.date, challenge.mode);
+      const game = await client.daily.play(challenge.date, challenge.mode);
       // The clock runs from the deal, on the server's time: the same instant here.
       const startedAt = Date.now() - (game.server_time - game.clock_started_at);
       localStorage.setItem(STORE_GAME, JSON.stringify({
@@ -93,7 +95,7 @@ async function challengeCard(challenge, error) {
   let board;
   let mine = null;
   try {
-    const read = await dailyBoard(challenge.date, challenge.mode);
+    const read = await client.daily.board(challenge.date, challenge.mode, BOARD_PAGE);
     board = boardTable(read);
     mine = offBoard(read);
   } catch (err) {
@@ -124,7 +126,7 @@ async function pastBoards(date, modes) {
   const boards = await Promise.all(
     modes.map(async (mode) => {
       try {
-        const board = await dailyBoard(date, mode);
+        const board = await client.daily.board(date, mode, BOARD_PAGE);
         return h("section", { class: "daily-card", "data-testid": "daily-past", "data-mode": mode },
           h("h3", {}, modeLabel(mode)), offBoard(board), boardTable(board));
       } catch {
@@ -140,7 +142,7 @@ export async function showDaily(root) {
   if (countdownTimer) clearInterval(countdownTimer);
   fill(root, h("p", { class: "hint" }, t("loading")));
   try {
-    const overview = await dailyOverview();
+    const overview = await client.daily.overview();
     const nextAt = Date.now() + overview.seconds_to_next * 1000;
     const countdown = h("b", { "data-testid": "daily-countdown" });
     const tick = () => {

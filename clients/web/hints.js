@@ -3,11 +3,10 @@
 // page marks the cards to take and where they would go, and says why. The player plays
 // it, or not: nothing here sends an action (DS-APP-1, TF-APP-1).
 
-import { ApiError } from "./api.js";
-import { hint } from "./api-players.js";
 import { byId } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { errorText } from "./pages.js";
+import { SolitaireError, client } from "./client.js";
 import { savedSoloGame } from "./storage.js";
 
 /** @typedef {import("./types.js").HintResponse} HintResponse */
@@ -99,11 +98,11 @@ async function ask() {
   asking = true;
   render();
   try {
-    const answer = await hint(solo.game_id, solo.token);
+    const answer = await client.games.hint(solo.game_id, { token: solo.token });
     shown = { gameId, version: String(answer.version), answer, failed: null };
     counted = gameId;
   } catch (error) {
-    const code = error instanceof ApiError ? error.problem?.code : undefined;
+    const code = error instanceof SolitaireError && !error.local ? error.code : undefined;
     if (code === "hints_not_allowed") refused.add(gameId);
     const failed = code === "hints_not_allowed" ? NOT_ALLOWED : { code: code ?? "", text: () => errorText(error) };
     shown = { gameId, version: ui.table.dataset.version ?? "", answer: null, failed };

@@ -3,8 +3,8 @@
 // a game's code, and the line that says why a request failed. The race forms in it are
 // wired by race-flow.js.
 
-import { ApiError } from "./api.js";
 import { knownError } from "./errors.js";
+import { SolitaireError } from "./client.js";
 import { checked, field, radio } from "./storage.js";
 
 /** @typedef {import("./app.js").App} App */
@@ -90,9 +90,9 @@ export function menuError(app, error) {
  * @param {unknown} error
  */
 export function describe(error) {
-  if (error instanceof ApiError && error.problem) {
-    const known = knownError(error.problem.code, error.problem.retry_after);
-    return known ? `${known} (${error.problem.detail})` : error.problem.detail;
+  if (error instanceof SolitaireError && !error.local) {
+    const known = knownError(error.code, error.retryAfter);
+    return known ? `${known} (${error.message})` : error.message;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,18 +1,18 @@
 // @ts-check
 // What the pages share: error text and mode names.
 
-import { ApiError } from "./api.js";
+import { SolitaireError } from "./client.js";
 import { t } from "./i18n.js";
 
 /** @param {unknown} error */
 export function errorText(error) {
-  if (error instanceof ApiError) {
-    const code = error.problem?.code;
+  if (error instanceof SolitaireError) {
+    const code = error.code;
     if (code === "bad_name") return t("error_bad_name");
     if (code === "not_found") return t("error_not_found");
     if (code === "rate_limited") return t("error_rate_limited");
     if (code === "unauthorized") return t("error_unauthorized");
-    return error.problem?.detail ?? error.message;
+    return error.message;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -3,11 +3,11 @@
 // link another device with a one-time code, enter such a code here, or sign every other
 // device out (a lost phone).
 
-import { createPlayer, link, me, newLinkCode, rename, revokeOthers } from "./api-players.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
 import { savedPlayer, savePlayer } from "./player-store.js";
+import { client } from "./client.js";
 
 /** @param {HTMLElement} root */
 export async function showProfile(root) {
@@ -15,7 +15,7 @@ export async function showProfile(root) {
   if (player) {
     try {
       // The token may have been revoked from another device.
-      const view = await me();
+      const view = await client.players.me();
       player = { ...player, name: view.name };
       savePlayer(player);
     } catch {
@@ -41,10 +41,10 @@ export async function showProfile(root) {
     try {
       const current = savedPlayer();
       if (current) {
-        const view = await rename(nameInput.value);
+        const view = await client.players.rename(nameInput.value);
         savePlayer({ ...current, name: view.name });
       } else {
-        const created = await createPlayer(nameInput.value);
+        const created = await client.players.create(nameInput.value, { keep: false });
         savePlayer({ player_id: created.player_id, name: created.name, token: created.player_token });
       }
       await showProfile(root);
@@ -57,7 +57,7 @@ export async function showProfile(root) {
   const codeButton = h("button", { type: "button", "data-testid": "link-code-new", disabled: !player }, t("link_code_new"));
   codeButton.addEventListener("click", async () => {
     try {
-      const code = await newLinkCode();
+      const code = await client.players.newLinkCode();
       codeOut.textContent = code.link_code;
       codeOut.hidden = false;
     } catch (err) {
@@ -72,7 +72,7 @@ export async function showProfile(root) {
   linkForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const linked = await link(linkInput.value);
+      const linked = await client.players.link(linkInput.value, { keep: false });
       savePlayer({ player_id: linked.player_id, name: linked.name, token: linked.player_token });
       await showProfile(root);
     } catch (err) {
@@ -85,7 +85,7 @@ export async function showProfile(root) {
   revokeButton.addEventListener("click", async () => {
     if (!confirm(t("revoke_confirm"))) return;
     try {
-      const { revoked } = await revokeOthers();
+      const { revoked } = await client.players.revokeOthers();
       revokeOut.textContent = t("revoke_done").replace("{n}", String(revoked));
       revokeOut.hidden = false;
     } catch (err) {

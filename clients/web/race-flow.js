@@ -2,13 +2,11 @@
 // Races on the page: creating and joining one, following it, leaving, the rematch, and the
 // controls that do it.
 
-import { createRace as postRace, joinRace as postJoin } from "./api.js";
-import { GameSession } from "./game.js";
 import { t } from "./i18n.js";
 import { menuError, openMenu } from "./menu.js";
-import { RaceSession } from "./race.js";
 import { renderHud } from "./readouts.js";
 import { renderLobby, renderOpponents, renderResult } from "./race-view.js";
+import { client } from "./client.js";
 import { STORE_GAME, STORE_NAME, STORE_RACE, field, radio, save } from "./storage.js";
 
 /** @typedef {import("./app.js").App} App */
@@ -29,9 +27,9 @@ export function wireRace(app) {
   });
   ui.lobbyReady.addEventListener("click", () => {
     const me = app.race?.me();
-    void app.race?.command(me?.ready ? "unready" : "ready");
+    void app.raceCommand(me?.ready ? "unready" : "ready");
   });
-  ui.lobbyStart.addEventListener("click", () => void app.race?.command("start"));
+  ui.lobbyStart.addEventListener("click", () => void app.raceCommand("start"));
   ui.lobbyLeave.addEventListener("click", () => leaveRace(app));
   ui.resultRematch.addEventListener("click", () => void rematch(app));
   ui.resultReplay.addEventListener("click", () => {
@@ -39,7 +37,7 @@ export function wireRace(app) {
     if (code) void app.newGame({ code });
   });
   ui.resultClose.addEventListener("click", () => {
-    app.resultClosedFor = app.race?.raceId ?? "";
+    app.resultClosedFor = app.race?.id ?? "";
     ui.result.hidden = true;
   });
 }
@@ -69,7 +67,7 @@ export async function createRace(app) {
       max_players: Number(field(form, "max_players")?.value ?? 4),
       time_limit_seconds: limit ? Number(limit) : null,
     };
-    enterRace(app, await postRace(request));
+    enterRace(app, await client.races.create(request));
   } catch (error) {
     menuError(app, error);
   }
@@ -81,7 +79,7 @@ export async function joinRace(app) {
   try {
     const name = playerName(app);
     if (!code) throw new Error(t("join_code"));
-    enterRace(app, await postJoin({ join_code: code, name }));
+    enterRace(app, await client.races.join({ join_code: code, name }));
   } catch (error) {
     menuError(app, error);
   }
@@ -107,9 +105,8 @@ export function enterRace(app, joined) {
  * @param {import("./types.js").You | null} you
  */
 export function switchRace(app, raceId, token, race, you) {
-  app.race?.close();
-  app.game?.close();
-  app.game = null;
+  stopRace(app);
+  app.closeGame();
   app.board.clear();
   save(STORE_GAME, null);
   save(STORE_RACE, JSON.stringify({ race_id: raceId, token }));
@@ -120,16 +117,26 @@ export function switchRace(app, raceId, token, race, you) {
   app.ui.won.hidden = true;
   app.ui.menu.hidden = true;
   app.ui.result.hidden = true;
-  app.race = new RaceSession(
-    app.connection,
-    { raceId, token, race, you },
-    {
-      onRace: (view) => renderRace(app, view),
-      onError: (error) => app.onError(error),
-    },
-  );
+  const followed = client.race(raceId, { token, race, you });
+  app.race = followed;
+  app.stopRace = [
+    followed.on("race", (view) => renderRace(app, view)),
+    followed.on("error", (error) => app.onError(error)),
+  ];
   if (race) renderRace(app, race);
-  void app.race.watch();
+  followed.follow().catch((error) => {
+    if (app.race === followed) app.onError(error);
+  });
+}
+
+/**
+ * Stops following the race (and listening to it).
+ * @param {App} app
+ */
+function stopRace(app) {
+  for (const stop of app.stopRace.splice(0)) stop();
+  app.race?.leave();
+  app.race = null;
 }
 
 /**
@@ -139,16 +146,14 @@ export function switchRace(app, raceId, token, race, you) {
 export function leaveRace(app, options = {}) {
   if (!app.race) return;
   save(STORE_RACE, null);
-  app.race.close();
-  app.race = null;
+  stopRace(app);
   app.ui.lobby.hidden = true;
   app.ui.countdown.hidden = true;
   app.ui.result.hidden = true;
   app.ui.opponents.hidden = true;
   app.ui.resign.hidden = true;
   if (!options.quiet) {
-    app.game?.close();
-    app.game = null;
+    app.closeGame();
     app.board.clear();
     renderHud(app);
     openMenu(app);
@@ -161,11 +166,11 @@ export async function rematch(app) {
   const race = session?.race;
   if (!session || !race) return;
   if (race.rematch_race_id) {
-    switchRace(app, race.rematch_race_id, session.token, null, null);
+    switchRace(app, race.rematch_race_id, session.token ?? "", null, null);
     return;
   }
   app.wantRematch = true;
-  if (!(await session.command("rematch"))) app.wantRematch = false;
+  if (!(await app.raceCommand("rematch"))) app.wantRematch = false;
 }
 
 /**
@@ -178,22 +183,21 @@ export function renderRace(app, race) {
   const ui = app.ui;
   const me = session.me();
   if (race.rematch_race_id && app.wantRematch) {
-    switchRace(app, race.rematch_race_id, session.token, null, null);
+    switchRace(app, race.rematch_race_id, session.token ?? "", null, null);
     return;
   }
   // The player's own game exists once the countdown begins.
   if (
     race.status !== "lobby" &&
     session.you &&
-    (!app.game || app.game.gameId !== session.you.game_id)
+    (!app.game || app.game.id !== session.you.game_id)
   ) {
-    app.useGame(
-      new GameSession(
-        app.connection,
-        { gameId: session.you.game_id, token: session.token, code: null, awaitCreation: true },
-        app.gameHandlers(),
-      ),
-    );
+    app.openGame({
+      gameId: session.you.game_id,
+      token: session.token,
+      code: null,
+      waitForStart: true,
+    });
   }
   if (me && (me.state === "resigned" || me.state === "won") && app.stoppedAt === null) {
     app.stoppedAt = Date.now();

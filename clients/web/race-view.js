@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").RaceView} RaceView */
 /** @typedef {import("./types.js").RacePlayer} RacePlayer */
-/** @typedef {import("./race.js").RaceSession} RaceSession */
+/** @typedef {import("@solitaire/sdk").Race} RaceSession */
 
 /**
  * The elements of the page a race fills.

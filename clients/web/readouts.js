@@ -44,7 +44,7 @@ export function renderHud(app) {
         state.scoring === "vegas" ? t("scoring_vegas") : t("scoring_normal")
       }`
     : "—";
-  ui.hudCode.textContent = app.game?.code ?? app.race?.race?.result?.code ?? "—";
+  ui.hudCode.textContent = app.gameCode ?? app.race?.race?.result?.code ?? "—";
   ui.hudScore.textContent = state ? state.score_display : "0";
   ui.hudScore.classList.toggle("negative", !!state && state.score < 0);
   ui.hudMoves.textContent = state ? String(state.moves) : "0";
@@ -54,7 +54,7 @@ export function renderHud(app) {
 
 /**
  * @param {App} app
- * @param {import("./connection.js").LinkStatus} status
+ * @param {"open" | "connecting" | "closed"} status
  */
 export function showLink(app, status) {
   app.ui.link.dataset.status = status;
@@ -79,7 +79,7 @@ export function tick(app) {
       if (me?.finish_ms !== null && me?.finish_ms !== undefined)
         end = race.start_at + me.finish_ms;
       if (me?.state === "resigned" && app.stoppedAt !== null)
-        end = Math.min(end, app.stoppedAt + app.race.offset);
+        end = Math.min(end, app.stoppedAt + app.race.clockOffset);
       elapsed = end - race.start_at;
     }
     ui.hudTime.textContent = clock(elapsed);

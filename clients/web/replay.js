@@ -2,12 +2,12 @@
 // The replay viewer: every state of an ended game, from the deal of its code and the
 // actions of its log, stepped through, played at a chosen speed, or jumped to.
 
-import { replay } from "./api-players.js";
 import { Board } from "./board.js";
 import { clock, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
 import { Replayer } from "./rules.js";
+import { client } from "./client.js";
 
 /** @typedef {import("./types.js").PublicState} PublicState */
 /** @typedef {import("./types.js").ReplayResponse} ReplayResponse */
@@ -154,7 +154,7 @@ export async function showReplay(root, gameId) {
   closeReplay();
   fill(root, h("p", { class: "hint" }, t("loading")));
   try {
-    const game = await replay(gameId);
+    const game = await client.games.replay(gameId);
     viewer = new Viewer(root, game, await replayStates(game));
   } catch (error) {
     fill(root, h("h2", {}, t("replay_title")), h("p", { class: "form-error", "data-testid": "page-error" }, errorText(error)));

@@ -4,11 +4,10 @@
 // replay. The game id comes from the
 // table (app.js marks it), the game token from the solo game app.js keeps in storage.
 
-import { ApiError } from "./api.js";
-import { record, resign } from "./api-players.js";
 import { byId, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
+import { SolitaireError, client } from "./client.js";
 import { savedSoloGame } from "./storage.js";
 import { verdictBlock } from "./verdict.js";
 
@@ -48,11 +47,11 @@ async function resignGame() {
   ui.end.hidden = false;
   fill(ui.endBody, h("p", { class: "hint" }, t("loading")));
   try {
-    await resign(solo.game_id, solo.token);
+    await client.games.resign(solo.game_id, { token: solo.token });
     resigned.add(solo.game_id);
     // A daily challenge keeps its deal (and so the record) private until the day ends.
-    const over = await record(solo.game_id, solo.token).catch((error) => {
-      if (error instanceof ApiError && error.problem?.code === "daily_running") return null;
+    const over = await client.games.record(solo.game_id, { token: solo.token }).catch((error) => {
+      if (error instanceof SolitaireError && error.code === "daily_running") return null;
       throw error;
     });
     fill(ui.endBody,

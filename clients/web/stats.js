@@ -2,11 +2,11 @@
 // The statistics page: a table per mode and a small SVG chart of win rates and best
 // times, drawn here rather than with a chart library.
 
-import { myStats } from "./api-players.js";
 import { clock, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, modeLabel } from "./pages.js";
 import { savedPlayer } from "./player-store.js";
+import { client } from "./client.js";
 
 /** @typedef {import("./types.js").ModeStats} ModeStats */
 
@@ -99,7 +99,7 @@ export async function showStats(root) {
   }
   fill(root, h("p", { class: "hint" }, t("loading")));
   try {
-    const stats = await myStats();
+    const stats = await client.players.stats();
     /** @type {[string, ModeStats][]} */
     const modes = [];
     for (const [mode, counts] of Object.entries(stats.modes)) if (counts) modes.push([mode, counts]);

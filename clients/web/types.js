@@ -1,62 +1,54 @@
 // @ts-check
-// The protocol's types, generated from the JSON Schemas (see ../types/generate.mjs).
+// The protocol's types, generated from the JSON Schemas (see ../js/tools/generate-types.mjs).
 // Other modules import them from here: `@typedef {import("./types.js").PublicState} PublicState`.
 
-/** @typedef {import("../types/generated/public-state").PublicState} PublicState */
-/** @typedef {import("../types/generated/public-state").ColumnView} ColumnView */
-/** @typedef {import("../types/generated/action").Action} ActionInput */
-/** @typedef {import("../types/generated/action").MoveAction} MoveAction */
-/** @typedef {import("../types/generated/action").TapAction} TapAction */
-/** @typedef {import("../types/generated/action").DrawAction} DrawAction */
-/** @typedef {import("../types/generated/server-message").ServerMessage} ServerMessage */
-/** @typedef {import("../types/generated/server-message").Change} Change */
+/** @typedef {import("../js/types/protocol/public-state.js").PublicState} PublicState */
+/** @typedef {import("../js/types/protocol/public-state.js").ColumnView} ColumnView */
+/** @typedef {import("../js/types/protocol/action.js").Action} ActionInput */
+/** @typedef {import("../js/types/protocol/action.js").MoveAction} MoveAction */
+/** @typedef {import("../js/types/protocol/action.js").TapAction} TapAction */
+/** @typedef {import("../js/types/protocol/action.js").DrawAction} DrawAction */
+/** @typedef {import("../js/types/protocol/server-message.js").ServerMessage} ServerMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").Change} Change */
 /** @typedef {Change["patch"][number]} PatchOperation */
-/** @typedef {import("../types/generated/server-message").SnapshotMessage} SnapshotMessage */
-/** @typedef {import("../types/generated/server-message").SubscribedMessage} SubscribedMessage */
-/** @typedef {import("../types/generated/server-message").ResultMessage} ResultMessage */
-/** @typedef {import("../types/generated/server-message").ErrorMessage} ErrorMessage */
-/** @typedef {import("../types/generated/server-message").Rejection} Rejection */
-/** @typedef {import("../types/generated/server-message").RaceMessage} RaceMessage */
-/** @typedef {import("../types/generated/server-message").RaceProgressMessage} RaceProgressMessage */
-/** @typedef {import("../types/generated/server-message").RaceView} RaceView */
-/** @typedef {import("../types/generated/server-message").RacePlayer} RacePlayer */
-/** @typedef {import("../types/generated/server-message").RankingEntry} RankingEntry */
-/** @typedef {import("../types/generated/server-message").You} You */
-/** @typedef {import("../types/generated/server-message").ErrorCode} ErrorCode */
-/** @typedef {import("../types/generated/client-message").ClientMessage} ClientMessage */
-/** @typedef {import("../types/generated/rest/create-game-request").CreateGameRequest} CreateGameRequest */
-/** @typedef {import("../types/generated/rest/created-game").CreatedGame} CreatedGame */
-/** @typedef {import("../types/generated/rest/game-state-response").GameStateResponse} GameStateResponse */
-/** @typedef {import("../types/generated/rest/create-race-request").CreateRaceRequest} CreateRaceRequest */
-/** @typedef {import("../types/generated/rest/join-race-request").JoinRaceRequest} JoinRaceRequest */
-/** @typedef {import("../types/generated/rest/race-joined").RaceJoined} RaceJoined */
-/** @typedef {import("../types/generated/rest/problem").Problem} Problem */
-/** @typedef {import("../types/generated/rest/player-created").PlayerCreated} PlayerCreated */
-/** @typedef {import("../types/generated/rest/player-view").PlayerView} PlayerView */
-/** @typedef {import("../types/generated/rest/player-stats").PlayerStats} PlayerStats */
-/** @typedef {import("../types/generated/rest/player-stats").ModeStats} ModeStats */
-/** @typedef {import("../types/generated/rest/link-code").LinkCode} LinkCode */
-/** @typedef {import("../types/generated/rest/daily-overview").DailyOverview} DailyOverview */
-/** @typedef {import("../types/generated/rest/daily-overview").DailyChallenge} DailyChallenge */
-/** @typedef {import("../types/generated/rest/daily-board").DailyBoard} DailyBoard */
-/** @typedef {import("../types/generated/rest/daily-board").BoardRow} BoardRow */
-/** @typedef {import("../types/generated/rest/daily-game-created").DailyGameCreated} DailyGameCreated */
-/** @typedef {import("../types/generated/rest/game-record-response").GameRecordResponse} GameRecordResponse */
-/** @typedef {import("../types/generated/rest/replay-response").ReplayResponse} ReplayResponse */
-/** @typedef {import("../types/generated/rest/changes-response").ChangesResponse} ChangesResponse */
-/** @typedef {import("../types/generated/rest/action-accepted").ActionAccepted} ActionAccepted */
-/** @typedef {import("../types/generated/rest/hint-response").HintResponse} HintResponse */
-/** @typedef {import("../types/generated/rest/hint-response").HintView} HintView */
-/** @typedef {import("../types/generated/rest/analysis-response").AnalysisResponse} AnalysisResponse */
-/** @typedef {import("../types/generated/rest/analysis-response").Verdict} Verdict */
-/** @typedef {import("../types/generated/rest/revoked").Revoked} Revoked */
-
-/**
- * Every client message carries a request id except `hello` and (optionally) `ping`;
- * `Omit` on a union would merge its members, so the id is stripped member by member.
- * @template T
- * @typedef {T extends { id: string } ? Omit<T, "id"> : never} WithoutId
- */
-/** @typedef {WithoutId<ClientMessage>} ClientRequest */
+/** @typedef {import("../js/types/protocol/server-message.js").SnapshotMessage} SnapshotMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").SubscribedMessage} SubscribedMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").ResultMessage} ResultMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").Rejection} Rejection */
+/** @typedef {import("../js/types/protocol/server-message.js").RaceMessage} RaceMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").RaceProgressMessage} RaceProgressMessage */
+/** @typedef {import("../js/types/protocol/server-message.js").RaceView} RaceView */
+/** @typedef {import("../js/types/protocol/server-message.js").RacePlayer} RacePlayer */
+/** @typedef {import("../js/types/protocol/server-message.js").RankingEntry} RankingEntry */
+/** @typedef {import("../js/types/protocol/server-message.js").You} You */
+/** @typedef {import("../js/types/protocol/server-message.js").ErrorCode} ErrorCode */
+/** @typedef {import("../js/types/protocol/client-message.js").ClientMessage} ClientMessage */
+/** @typedef {import("../js/types/protocol/rest/create-game-request.js").CreateGameRequest} CreateGameRequest */
+/** @typedef {import("../js/types/protocol/rest/created-game.js").CreatedGame} CreatedGame */
+/** @typedef {import("../js/types/protocol/rest/game-state-response.js").GameStateResponse} GameStateResponse */
+/** @typedef {import("../js/types/protocol/rest/create-race-request.js").CreateRaceRequest} CreateRaceRequest */
+/** @typedef {import("../js/types/protocol/rest/join-race-request.js").JoinRaceRequest} JoinRaceRequest */
+/** @typedef {import("../js/types/protocol/rest/race-joined.js").RaceJoined} RaceJoined */
+/** @typedef {import("../js/types/protocol/rest/problem.js").Problem} Problem */
+/** @typedef {import("../js/types/protocol/rest/player-created.js").PlayerCreated} PlayerCreated */
+/** @typedef {import("../js/types/protocol/rest/player-view.js").PlayerView} PlayerView */
+/** @typedef {import("../js/types/protocol/rest/player-stats.js").PlayerStats} PlayerStats */
+/** @typedef {import("../js/types/protocol/rest/player-stats.js").ModeStats} ModeStats */
+/** @typedef {import("../js/types/protocol/rest/link-code.js").LinkCode} LinkCode */
+/** @typedef {import("../js/types/protocol/rest/daily-overview.js").DailyOverview} DailyOverview */
+/** @typedef {import("../js/types/protocol/rest/daily-overview.js").DailyChallenge} DailyChallenge */
+/** @typedef {import("../js/types/protocol/rest/daily-board.js").DailyBoard} DailyBoard */
+/** @typedef {import("../js/types/protocol/rest/daily-board.js").BoardRow} BoardRow */
+/** @typedef {import("../js/types/protocol/rest/daily-game-created.js").DailyGameCreated} DailyGameCreated */
+/** @typedef {import("../js/types/protocol/rest/game-record-response.js").GameRecordResponse} GameRecordResponse */
+/** @typedef {import("../js/types/protocol/rest/replay-response.js").ReplayResponse} ReplayResponse */
+/** @typedef {import("../js/types/protocol/rest/changes-response.js").ChangesResponse} ChangesResponse */
+/** @typedef {import("../js/types/protocol/rest/action-accepted.js").ActionAccepted} ActionAccepted */
+/** @typedef {import("../js/types/protocol/rest/hint-response.js").HintResponse} HintResponse */
+/** @typedef {import("../js/types/protocol/rest/hint-response.js").HintView} HintView */
+/** @typedef {import("../js/types/protocol/rest/analysis-response.js").AnalysisResponse} AnalysisResponse */
+/** @typedef {import("../js/types/protocol/rest/analysis-response.js").Verdict} Verdict */
+/** @typedef {import("../js/types/protocol/rest/revoked.js").Revoked} Revoked */
 
 export {};

@@ -3,11 +3,10 @@
 // and, for a game given up, on the position where the player stopped. The service works
 // the verdicts out on the first request (a few seconds), so the block says so meanwhile.
 
-import { ApiError } from "./api.js";
-import { analysis } from "./api-players.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
+import { SolitaireError, client } from "./client.js";
 
 /** @typedef {import("./types.js").Verdict} Verdict */
 
@@ -35,13 +34,13 @@ export function verdictBlock(gameId) {
     block.dataset.state = "pending";
     fill(block, h("h3", {}, t("verdict_title")), h("p", { class: "hint" }, t("verdict_pending")));
     try {
-      const answer = await analysis(gameId);
+      const answer = await client.games.analysis(gameId);
       block.dataset.state = "done";
       fill(block, h("h3", {}, t("verdict_title")), verdictLine("deal", answer.deal),
         answer.position && verdictLine("position", answer.position));
     } catch (error) {
       // A solver restarting answers 503: asking again is what the service expects.
-      const retry = error instanceof ApiError && error.status === 503;
+      const retry = error instanceof SolitaireError && error.status === 503;
       block.dataset.state = "failed";
       const again = retry && h("button", { type: "button", "data-testid": "verdict-retry" }, t("verdict_retry"));
       if (again) again.addEventListener("click", () => void load());

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, Vali
 
 from .. import engine
 from .errors import ErrorCode as ErrorCode
+from .strict import WHOLE
 
 PROTOCOL_VERSION = 1
 
@@ -60,7 +61,9 @@ class MoveAction(ClientModel):
     type: Literal["move"]
     from_: PileName = Field(alias="from")
     to: PileName
-    count: int = Field(1, ge=1, le=52, description="Cards taken from the top of a column.")
+    count: Annotated[int, Field(ge=1, le=52), WHOLE] = Field(
+        1, description="Cards taken from the top of a column."
+    )
 
 
 class DrawAction(ClientModel):

@@ -24,7 +24,7 @@ from . import (
     PublicState,
     RequestId,
 )
-from .strict import DrawCount
+from .strict import DrawCount, VersionNumber
 
 
 class CreateGameRequest(ClientModel):
@@ -84,12 +84,12 @@ class GameStateResponse(Model):
 
 class ActionRequest(ClientModel):
     action: ActionInput
-    expected_version: int | None = Field(None, ge=0)
+    expected_version: VersionNumber | None = None
     request_id: RequestId | None = None
 
 
 class UndoRequest(ClientModel):
-    expected_version: int | None = Field(None, ge=0)
+    expected_version: VersionNumber | None = None
     request_id: RequestId | None = None
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StrictBool
 
 from . import ClientModel, GameId, Model
-from .strict import DrawCount
+from .strict import WHOLE, DrawCount
 
 RaceId = Annotated[str, Field(min_length=1, max_length=64)]
 PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"\S")]
@@ -22,8 +22,8 @@ class CreateRaceRequest(ClientModel):
     game: Literal["DS", "TF"] = "DS"
     draw: DrawCount = 1
     scoring: Literal["normal", "vegas"] = "normal"
-    max_players: int = Field(4, ge=2, le=8)
-    time_limit_seconds: int | None = Field(None, ge=30, le=86400)
+    max_players: Annotated[int, Field(ge=2, le=8), WHOLE] = 4
+    time_limit_seconds: Annotated[int, Field(ge=30, le=86400), WHOLE] | None = None
     winnable: StrictBool = Field(False, description="Deal one the solver has won (a secret deal).")
 
 

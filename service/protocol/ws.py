@@ -28,6 +28,7 @@ from . import (
     RequestId,
 )
 from .races import RaceId, RaceView, You
+from .strict import JsonInt, VersionNumber
 
 # --------------------------------------------------------------------------- server -> client
 
@@ -167,7 +168,9 @@ ServerMessage = Annotated[
 
 class HelloMessage(ClientModel):
     type: Literal["hello"]
-    protocol: int = Field(description=f"Protocol version the client speaks ({PROTOCOL_VERSION}).")
+    protocol: JsonInt = Field(
+        description=f"Protocol version the client speaks ({PROTOCOL_VERSION})."
+    )
     changes_in_results: StrictBool = Field(
         False,
         description="True: the `result` of an accepted action carries its `change`, and this "
@@ -183,8 +186,8 @@ class SubscribeMessage(ClientModel):
     id: RequestId
     game_id: GameId
     token: str | None = Field(None, max_length=128)
-    since: int | None = Field(
-        None, ge=0, description="Last version the client has; resume from there."
+    since: VersionNumber | None = Field(
+        None, description="Last version the client has; resume from there."
     )
 
 
@@ -199,14 +202,14 @@ class ActionMessage(ClientModel):
     id: RequestId
     game_id: GameId
     action: ActionInput
-    expected_version: int | None = Field(None, ge=0)
+    expected_version: VersionNumber | None = None
 
 
 class UndoMessage(ClientModel):
     type: Literal["undo"]
     id: RequestId
     game_id: GameId
-    expected_version: int | None = Field(None, ge=0)
+    expected_version: VersionNumber | None = None
 
 
 class HintMessage(ClientModel):

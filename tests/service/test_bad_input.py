@@ -604,16 +604,28 @@ def test_websocket_booleans_take_only_true_or_false(table: Table) -> None:
 NOT_STRINGS: list[Any] = [1, 0, 1.5, True, False, [], {}]
 
 
-def not_integers(field: FieldInfo) -> list[Any]:
-    """What lax reading would have taken for a valid integer of the field: the integer as
-    a string or written with a fraction (a JSON integer has none, so 5.0 is refused like
-    5.5), booleans (true for 1), and more that is no integer at all."""
+def valid_integer(field: FieldInfo) -> int:
+    """An integer the field takes: its literal's first value, or its least one."""
     types = [field.annotation, *get_args(field.annotation)]
     literal = [a for a in types if get_origin(a) is Literal]
-    valid = get_args(literal[0])[0] if literal else 1
-    for constraint in field.metadata:
+    valid: int = get_args(literal[0])[0] if literal else 1
+    constraints = list(field.metadata)
+    for member in types:  # the bounds of an optional integer are on its int member
+        if get_origin(member) is Annotated:
+            for extra in get_args(member)[1:]:
+                constraints += extra.metadata if isinstance(extra, FieldInfo) else [extra]
+    for constraint in constraints:
         valid = max(valid, getattr(constraint, "ge", valid))
-    return [str(valid), float(valid), valid + 0.5, True, False, "", [], {}]
+    return valid
+
+
+def not_integers(field: FieldInfo) -> list[Any]:
+    """What lax reading would have taken for a valid integer of the field: the integer as
+    a string, booleans (true for 1), a number with a fraction, and more that is no integer
+    at all. (A whole number written with a fraction, 5.0, is an integer: JSON Schema counts
+    it as one, and so does the service.)"""
+    valid = valid_integer(field)
+    return [str(valid), valid + 0.5, True, False, "", [], {}]
 
 
 def kind_of(annotation: Any) -> str | None:
@@ -691,18 +703,39 @@ def test_a_number_or_string_a_client_sends_has_its_json_type(
     _refused_both_ways(model, name, wrong)
 
 
+@pytest.mark.parametrize(
+    ("model", "name"), typed_fields("integer"), ids=lambda item: getattr(item, "__name__", item)
+)
+def test_an_integer_written_with_a_fraction_is_taken_as_the_integer(
+    model: type[BaseModel], name: str
+) -> None:
+    """5.0 is the integer 5 to JSON Schema (draft 2020-12), and to the service: read from
+    JSON and from decoded JSON alike, the field has no error (the model's other fields may
+    be missing)."""
+    valid = valid_integer(model.model_fields[name])
+    for text in (f"{valid}.0", f"{valid}e0"):
+        for from_json in (True, False):
+            try:
+                if from_json:
+                    model.model_validate_json(f'{{"{name}": {text}}}')
+                else:
+                    model.model_validate({name: json.loads(text)})
+            except ValidationError as error:
+                assert (name,) not in [e["loc"] for e in error.errors()], (text, error)
+
+
 def test_http_numbers_take_only_json_integers(client: CheckedClient) -> None:
-    for body in ({"draw": True}, {"draw": "1"}, {"draw": 3.0}, {"scoring": 1}, {"game": 1}):
+    for body in ({"draw": True}, {"draw": "1"}, {"draw": 2.5}, {"scoring": 1}, {"game": 1}):
         answer = client.post("/games", json={"game": "TF", **body})
         assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), body
     for body in ({"draw": True}, {"draw": "3"}, {"max_players": 2.5}, {"max_players": "4"}):
         answer = client.post("/races", json={"name": "Ada", "game": "TF", **body})
         assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), body
-    answer = client.post("/races", json={"name": "Ada", "time_limit_seconds": 60.0})
+    answer = client.post("/races", json={"name": "Ada", "time_limit_seconds": 60.5})
     assert (answer.status_code, answer.json()["code"]) == (422, "bad_message")
     created = new_game(client, game="TF", draw=3, scoring="normal")
     game_id, token = created["game_id"], created["player_token"]
-    for version in ("5", "0", True, False, 0.0):
+    for version in ("5", "0", True, False, 0.5):
         for action in ("d", "u"):
             answer = post_action(client, game_id, token, action, expected_version=version)
             assert (answer.status_code, answer.json()["code"]) == (422, "bad_message"), version
@@ -715,18 +748,36 @@ def test_http_numbers_take_only_json_integers(client: CheckedClient) -> None:
     assert race.status_code == 201, race.text
 
 
+def test_http_integers_written_with_a_fraction_are_integers(client: CheckedClient) -> None:
+    """JSON Schema counts 3.0 as the integer 3, and so does the service (a JavaScript
+    client cannot always tell them apart)."""
+    created = client.post("/games", json={"game": "TF", "draw": 3.0})
+    assert created.status_code == 201, created.text
+    assert created.json()["state"]["draw"] == 3
+    game_id, token = created.json()["game_id"], created.json()["player_token"]
+    answer = post_action(client, game_id, token, "d", expected_version=0.0)
+    assert (answer.status_code, answer.json()["version"]) == (200, 1)
+    answer = post_action(client, game_id, token, "u", expected_version=1e0)
+    assert (answer.status_code, answer.json()["version"]) == (200, 2)
+    stale = post_action(client, game_id, token, "d", expected_version=7.0)
+    assert (stale.status_code, stale.json()["current_version"]) == (409, 2)
+    body = {"name": "Ada", "max_players": 2.0, "time_limit_seconds": 6e1}
+    race = client.post("/races", json=body).json()["race"]
+    assert (race["max_players"], race["time_limit_seconds"]) == (2, 60)
+
+
 def test_websocket_numbers_take_only_json_integers(table: Table) -> None:
     game_id = table.ds["game_id"]
-    for protocol_version in ("1", True, 1.0):
+    for protocol_version in ("1", True, 1.5):
         table.ws.send_json({"type": "hello", "protocol": protocol_version})
         expect_error(table.ws, "bad_message")
-    for rid, version in (("n1", "5"), ("n2", "0"), ("n3", True), ("n4", 0.0)):
+    for rid, version in (("n1", "5"), ("n2", "0"), ("n3", True), ("n4", 0.5)):
         message = {"id": rid, "game_id": game_id, "expected_version": version}
         table.ws.send_json({"type": "action", "action": "d", **message})
         expect_error(table.ws, "bad_message", rid)
         table.ws.send_json({"type": "undo", **message})
         expect_error(table.ws, "bad_message", rid)
-    for rid, count in (("c1", True), ("c2", "1"), ("c3", 1.0)):
+    for rid, count in (("c1", True), ("c2", "1"), ("c3", 1.5)):
         move = {"type": "move", "from": "c1", "to": "c2", "count": count}
         table.ws.send_json({"type": "action", "id": rid, "game_id": game_id, "action": move})
         expect_error(table.ws, "bad_message", rid)
@@ -736,3 +787,16 @@ def test_websocket_numbers_take_only_json_integers(table: Table) -> None:
     table.ws.send_json({"type": "race_command", "id": "r1", "race_id": "x", "command": 1})
     expect_error(table.ws, "bad_message", "r1")
     table.assert_unchanged()
+
+
+def test_websocket_integers_written_with_a_fraction_are_integers(table: Table) -> None:
+    game_id = table.tf["game_id"]
+    move = {"type": "move", "from": "c1", "to": "c7", "count": 1.0}
+    table.ws.send_json(
+        {"type": "action", "id": "f1", "game_id": game_id, "action": move, "expected_version": 0.0}
+    )
+    result = table.ws.receive_until("result")
+    assert (result["id"], result["status"], result["version"]) == ("f1", "accepted", 1), result
+    table.ws.send_json({"type": "subscribe", "id": "f2", "game_id": game_id, "since": 1.0})
+    subscribed = table.ws.receive_until("subscribed")
+    assert (subscribed["recovered"], subscribed["version"]) == (True, 1), subscribed

@@ -19,15 +19,15 @@ if TYPE_CHECKING:
     from tests.web.conftest import Api, PageErrors
 
 REBUILT_STATES = """async (gameId) => {
-  const { replay } = await import("/api-players.js");
+  const { client } = await import("/client.js");
   const { replayStates } = await import("/replay.js");
-  return await replayStates(await replay(gameId));
+  return await replayStates(await client.games.replay(gameId));
 }"""
 
 # The states the service's changes give, patch after patch from the deal: what the viewer
 # did before it dealt and played the log itself.
 STATES_FROM_CHANGES = """async ([gameId, first]) => {
-  const { applyPatch } = await import("/patch.js");
+  const { applyPatch } = await import("/sdk/patch.js");
   const states = [first];
   let since = 0;
   for (;;) {

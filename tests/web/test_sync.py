@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page, WebSocketRoute
 
 APPLY_ALL = """async ([state, patches]) => {
-  const { applyPatch } = await import("/patch.js");
+  const { applyPatch } = await import("/sdk/patch.js");
   return patches.reduce((doc, patch) => applyPatch(doc, patch), state);
 }"""
 
@@ -42,7 +42,7 @@ def test_the_patch_applier_follows_the_server_through_moves_and_undos(page: Page
 def test_the_patch_applier_edge_cases(page: Page) -> None:
     result = page.evaluate(
         """async () => {
-          const { applyPatch, PatchError } = await import("/patch.js");
+          const { applyPatch, PatchError } = await import("/sdk/patch.js");
           const doc = { a: [1, 2], b: { "x/y": 1, "m~n": 2 }, c: null };
           const out = applyPatch(doc, [
             { op: "add", path: "/a/-", value: 3 },

@@ -1,0 +1,116 @@
+/* Generated from schemas/rest/race-joined.json by clients/js/tools/generate-types.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
+
+export interface RaceJoined {
+  race_id: string;
+  join_code: string;
+  player_id: string;
+  /**
+   * The race token: a secret, sent as `Authorization: Bearer <token>` for the race and, as its game token, for your game.
+   */
+  player_token: string;
+  /**
+   * Your game. It exists from the moment you join, but reading or playing it is refused with `race_not_started` until the countdown is over.
+   */
+  game_id: string;
+  race: RaceView;
+}
+/**
+ * The public race. During the race it carries progress only, never boards or code.
+ *
+ * This interface was referenced by `RaceJoined`'s JSON-Schema
+ * via the `definition` "RaceView".
+ */
+export interface RaceView {
+  race_id: string;
+  join_code: string;
+  game: "DS" | "TF";
+  draw: 1 | 3;
+  scoring: "normal" | "vegas";
+  max_players: number;
+  time_limit_seconds: number | null;
+  status: "lobby" | "countdown" | "running" | "finished";
+  /**
+   * Player id of the host.
+   */
+  host: string;
+  /**
+   * Server clock (ms since the epoch) when sent.
+   */
+  server_time: number;
+  /**
+   * Server time the games start (ms).
+   */
+  start_at: number | null;
+  /**
+   * Server time of the time limit (ms).
+   */
+  ends_at: number | null;
+  finished_at: number | null;
+  players: RacePlayer[];
+  result: RaceResult | null;
+  rematch_race_id: string | null;
+}
+/**
+ * This interface was referenced by `RaceJoined`'s JSON-Schema
+ * via the `definition` "RacePlayer".
+ */
+export interface RacePlayer {
+  player_id: string;
+  name: string;
+  ready: boolean;
+  state: "waiting" | "playing" | "won" | "resigned" | "disconnected";
+  /**
+   * Holds a race subscription over WebSocket.
+   */
+  connected: boolean;
+  /**
+   * Server-measured time from start to win.
+   */
+  finish_ms: number | null;
+  /**
+   * Cards on the foundations.
+   */
+  foundations: number;
+  /**
+   * Before the start, the opening score: 0 (Normal) or -104 (Vegas).
+   */
+  score: number;
+  /**
+   * `score` as the game shows it; before the start `0` (Normal) or `-$104` (Vegas), never empty.
+   */
+  score_display: string;
+  moves: number;
+}
+/**
+ * This interface was referenced by `RaceJoined`'s JSON-Schema
+ * via the `definition` "RaceResult".
+ */
+export interface RaceResult {
+  /**
+   * The deal's game code, published once the race is over.
+   */
+  code: string;
+  ranking: RankingEntry[];
+  /**
+   * Player id -> game record (code and actions).
+   */
+  records: {
+    [k: string]: string | undefined;
+  };
+}
+/**
+ * This interface was referenced by `RaceJoined`'s JSON-Schema
+ * via the `definition` "RankingEntry".
+ */
+export interface RankingEntry {
+  rank: number;
+  player_id: string;
+  name: string;
+  state: "waiting" | "playing" | "won" | "resigned";
+  connected: boolean;
+  finish_ms: number | null;
+  foundations: number;
+  score: number;
+  score_display: string;
+  moves: number;
+}

@@ -1,0 +1,5 @@
+/* Generated from schemas/rest/ready-request.json by clients/js/tools/generate-types.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
+
+export interface ReadyRequest {
+  ready?: boolean;
+}

@@ -1,0 +1,5 @@
+/* Generated from schemas/rest/resign-request.json by clients/js/tools/generate-types.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
+
+export interface ResignRequest {
+  request_id?: string | null;
+}

@@ -1,9 +1,0 @@
-/* Generated from schemas/rest/join-race-request.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
-
-export interface JoinRaceRequest {
-  /**
-   * Shared by the host: 8 characters of `ABCDEFGHJKLMNPQRSTUVWXYZ23456789` (any case; spaces and dashes are ignored).
-   */
-  join_code: string;
-  name: string;
-}

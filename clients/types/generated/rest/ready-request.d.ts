@@ -1,5 +1,0 @@
-/* Generated from schemas/rest/ready-request.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
-
-export interface ReadyRequest {
-  ready?: boolean;
-}

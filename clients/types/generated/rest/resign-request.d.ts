@@ -1,5 +1,0 @@
-/* Generated from schemas/rest/resign-request.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
-
-export interface ResignRequest {
-  request_id?: string | null;
-}

@@ -1,6 +1,0 @@
-/* Generated from schemas/rest/undo-request.json by clients/types/generate.mjs. Do not edit: change the service/protocol*.py models, regenerate the schemas, then run this script. */
-
-export interface UndoRequest {
-  expected_version?: number | null;
-  request_id?: string | null;
-}
