@@ -155,7 +155,7 @@ def assemble(
     def clock_ms() -> int:
         return int(clock() * 1000)
 
-    analysis = Analysis(store.records, settings)
+    analysis = Analysis(store.records, settings, metrics)
     race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms)
     boards = Boards(store.records)
     results = Results(store.records)
@@ -179,7 +179,7 @@ def assemble(
         results=results,
         careers=careers,
         daily=Daily(games, players, attempts, analysis, careers),
-        hints=Hints(games, analysis),
+        hints=Hints(games, analysis, players),
     )
 
 

@@ -60,7 +60,25 @@ class Settings(BaseSettings):
     analysis_seconds: float = Field(
         3.0, gt=0, description="CPU seconds for each verdict of 'was it winnable?'."
     )
-    solver_processes: int = Field(1, ge=1, description="Worker processes that run the solver.")
+    solver_processes: int = Field(
+        1, ge=1, description="Worker processes that certify winnable deals for the pools."
+    )
+    analysis_max_searches: int = Field(
+        2, ge=1, description="'Was it winnable?' searches run at once; past them: `busy`."
+    )
+    hints_max_waiting: int = Field(
+        16, ge=1, description="Hints worked out or waiting at once; past them: `busy`."
+    )
+    hints_per_player_per_minute: int = Field(60, gt=0, description="Hints one player may ask.")
+    hints_per_address_per_minute: int = Field(
+        300, gt=0, description="Hints one client address may ask a minute."
+    )
+    analyses_per_player_per_minute: int = Field(
+        6, gt=0, description="Analyses ('was it winnable?') one player may ask a minute."
+    )
+    analyses_per_address_per_minute: int = Field(
+        20, gt=0, description="Analyses one client address may ask a minute."
+    )
     pace_burst_actions: int = Field(
         8, ge=0, description="Actions in a row, each soon after the last, that no person makes."
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import orjson
@@ -11,8 +13,12 @@ from starlette.responses import Response
 
 from .errors import ServiceError
 from .protocol import ErrorCode, describe_validation_error
+from .support.tasks import cancel_and_wait
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+# The status logged for a request whose client left before its answer (nobody reads it).
+CLIENT_GONE = 499
 
 MAX_BODY_BYTES = 16 * 1024
 PROBLEM_TYPE = "https://solitaire.invalid/problems/"
@@ -56,3 +62,25 @@ def bearer_token(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+async def while_connected(request: Request, work: Coroutine[Any, Any, T]) -> T | None:
+    """The result of ``work``, or None once the client has closed its connection, with
+    ``work`` cancelled: nobody is left to answer, and what it costs is spent for nobody.
+    For requests whose body has been read (or that have none)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            await cancel_and_wait(task)
+        await cancel_and_wait(gone)
+    if task.cancelled():
+        return None
+    return task.result()
+
+
+async def _disconnect(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass

@@ -251,6 +251,9 @@ def service_client(
         "winnable_pool_size": 0,
         "http_write_rate_per_second": 1000,
         "http_write_burst": 1000,
+        # Hints followed to the end of a game ask hundreds from one address in a minute.
+        "hints_per_address_per_minute": 100_000,
+        "hints_per_player_per_minute": 100_000,
         # Every player stands on public boards at once, unless a test says otherwise.
         "board_min_account_hours": 0,
         "board_min_games": 0,

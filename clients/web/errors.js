@@ -24,6 +24,10 @@ const ERROR_TEXT = {
     en: "Winnable deals are not offered for Double Solitaire drawing three with Vegas scoring: deal a random one.",
     fi: "Varmasti ratkeavia jakoja ei ole tarjolla Tuplapasianssiin, kun nostetaan kolme ja pisteytys on Vegas: jaa satunnainen jako.",
   },
+  busy: {
+    en: "The solver is busy with other players' requests: try again in {s} s.",
+    fi: "Ratkaisija on kiireinen muiden pelaajien pyyntöjen kanssa: yritä uudelleen {s} s kuluttua.",
+  },
   winnable_pool_empty: {
     en: "No certified winnable deal of this kind is ready yet: try again in {s} s, or deal a random one.",
     fi: "Varmasti ratkeavaa jakoa ei ole vielä valmiina: yritä uudelleen {s} s kuluttua tai jaa satunnainen jako.",

@@ -11,17 +11,11 @@ costs one store round trip.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import multiprocessing
-import signal
-import threading
 from collections.abc import Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
-
-import orjson
 
 from .. import engine
 from ..config import Settings
@@ -30,7 +24,10 @@ from ..protocol import ErrorCode
 from ..solver import Budget, Result, can_certify, hint, solve
 from ..store import StoreUnavailable
 from ..store.records import Records
+from ..support.metrics import Metrics
 from ..support.tasks import cancel_and_wait
+from .searches import Searches, busy
+from .workers import stop_now, worker_processes
 
 log = logging.getLogger("service.analysis")
 
@@ -97,56 +94,31 @@ def analyse(record_text: str, seconds: float) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the service side
 
 
-def _ignore_interrupts() -> None:
-    """Run in each worker process as it starts. Ctrl-C in a terminal interrupts the
-    whole process group: a worker would die mid-search and its KeyboardInterrupt come
-    back through the pool as the parent's own. The parent stops its workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_now(executor: Executor) -> threading.Thread | None:
-    """Shuts a process pool down without waiting for the search under way: a solver
-    process holds no state worth finishing, and shutting down must not wait seconds.
-
-    Returns the pool's manager thread, which closes its queues once the processes are
-    gone: a caller about to exit joins it, or the pool's semaphores are reported leaked
-    (uvicorn ends the process with the signal that stopped it, before exit clean-ups).
-    """
-    manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    return manager
-
-
 class Analysis:
-    def __init__(self, records: Records, settings: Settings) -> None:
+    def __init__(
+        self, records: Records, settings: Settings, metrics: Metrics | None = None
+    ) -> None:
         self.records = records
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self._solving: Executor | None = None
         self._hinting: Executor | None = None
         self._refills: dict[engine.Mode, asyncio.Task[None]] = {}
-
-    @staticmethod
-    def _processes(workers: int) -> Executor:
-        # Spawned, not forked: a fork would copy the event loop and its sockets.
-        return ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
-        )
+        # Analyses run in processes of their own, so the pools' refills keep theirs.
+        self.searches = Searches(records, settings, self.metrics, analyse)
+        self._hints_waiting = 0
 
     @property
     def solving(self) -> Executor:
         if self._solving is None:
-            self._solving = self._processes(self.settings.solver_processes)
+            self._solving = worker_processes(self.settings.solver_processes)
         return self._solving
 
     @property
     def hinting(self) -> Executor:
         # A process of its own, so hints never wait behind a long search.
         if self._hinting is None:
-            self._hinting = self._processes(1)
+            self._hinting = worker_processes(1)
         return self._hinting
 
     async def close(self) -> None:
@@ -158,10 +130,11 @@ class Analysis:
                 log.warning("%d winnable-pool refills did not stop at shutdown", len(pending))
                 for task in pending:
                     task.cancel()
+        await self.searches.close()
         executors = [e for e in (self._solving, self._hinting) if e is not None]
         self._solving = self._hinting = None
         for executor in executors:
-            manager = _stop_now(executor)
+            manager = stop_now(executor)
             if manager is not None:
                 await asyncio.to_thread(manager.join, _CLOSE_WAIT_SECONDS)
 
@@ -238,7 +211,7 @@ class Analysis:
             return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
         except BrokenProcessPool as exc:
             log.warning("a solver process died; starting a new one")
-            _stop_now(executor)
+            stop_now(executor)
             if hinting:
                 self._hinting = None
             else:
@@ -248,20 +221,22 @@ class Analysis:
             ) from exc
 
     async def hint(self, state: str) -> dict[str, Any]:
-        found: dict[str, Any] = await self._in_worker(True, hint_for, state)
+        """The hint for ``state``; ``busy`` when ``hints_max_waiting`` hints are already
+        being worked out or waiting for the hint process."""
+        if self._hints_waiting >= self.settings.hints_max_waiting:
+            raise busy("hints", 1)
+        self._hints_waiting += 1
+        try:
+            found: dict[str, Any] = await self._in_worker(True, hint_for, state)
+        finally:
+            self._hints_waiting -= 1
         return found
 
     async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:
-        """The verdicts of an ended game, worked out once and then kept."""
-        key = f"analysis:{game_id}"
-        cached = await from_store(self.records.get(key))
-        if cached is not None:
-            kept: dict[str, Any] = orjson.loads(cached)
+        """The verdicts of an ended game, worked out once and then kept; ``busy`` when
+        they must be worked out and ``analysis_max_searches`` searches are under way."""
+        kept = await self.searches.kept(game_id)
+        if kept is not None:
+            self.metrics.analyses.labels("kept").inc()
             return kept
-        result: dict[str, Any] = await self._in_worker(
-            False, analyse, record_text, self.settings.analysis_seconds
-        )
-        await from_store(
-            self.records.claim(key, orjson.dumps(result).decode(), self.settings.game_ttl_seconds)
-        )
-        return result
+        return await self.searches.wait(self.searches.join(game_id, record_text))

@@ -1,6 +1,7 @@
-"""Per-address quotas counted by the store, so every instance sees the same count, in
-fixed windows: wrong guesses of short secrets (race join codes, player link codes) and
-the creation of players.
+"""Quotas counted by the store, so every instance sees the same count, in fixed windows:
+per address, wrong guesses of short secrets (race join codes, player link codes) and the
+creation of players; per player and per address, the requests that cost solver time
+(hints and analyses).
 
 A request takes its place in the quota before it is served, in one atomic step of the
 store (``Store.admit``): of requests that arrive together, exactly as many pass as the
@@ -19,6 +20,9 @@ from ..store import Store
 
 
 class AddressQuota:
+    """The quota of one client (``client``: its address, or ``player <id>``) for one kind
+    of request (``what``)."""
+
     def __init__(
         self, store: Store, what: str, client: str, limit: int, window_seconds: int = 60
     ) -> None:
@@ -29,6 +33,7 @@ class AddressQuota:
         self.key = f"quota:{what}:{address}:{int(time.time()) // window_seconds}"
         self.limit = limit
         self.what = what
+        self.whose = "this player" if client.startswith(PLAYER_PREFIX) else "this address"
 
     async def take(self) -> None:
         """Counts this request, or refuses it (429, ``Retry-After``) when the client has
@@ -38,7 +43,7 @@ class AddressQuota:
             raise ServiceError(
                 ErrorCode.RATE_LIMITED,
                 429,
-                f"too many {self.what} from this address (at most {self.limit} {window}); "
+                f"too many {self.what} from {self.whose} (at most {self.limit} {window}); "
                 "try again later",
                 retry_after=self.window - int(time.time()) % self.window,
             )
@@ -48,3 +53,41 @@ class AddressQuota:
         store cannot be reached it stays counted."""
         with contextlib.suppress(ServiceError):
             await from_store(self.store.refund(self.key))
+
+
+PLAYER_PREFIX = "player "
+
+
+class Quotas:
+    """Several quotas counted together (a player's and its address's): a request takes a
+    place in every one of them or in none."""
+
+    def __init__(self, *quotas: AddressQuota) -> None:
+        self.quotas = quotas
+
+    async def take(self) -> None:
+        taken: list[AddressQuota] = []
+        try:
+            for quota in self.quotas:
+                await quota.take()
+                taken.append(quota)
+        except BaseException:
+            for quota in reversed(taken):
+                await quota.give_back()
+            raise
+
+    async def give_back(self) -> None:
+        for quota in self.quotas:
+            await quota.give_back()
+
+
+def cost_quotas(
+    store: Store, what: str, address: str, player_id: str, per_address: int, per_player: int
+) -> Quotas:
+    """The quotas of a costly request (a hint, an analysis): its address's, and its
+    player's when it names one. A request without a player counts against its address
+    only, which every player behind that address shares."""
+    quotas = [AddressQuota(store, what, address, per_address)]
+    if player_id:
+        quotas.append(AddressQuota(store, what, PLAYER_PREFIX + player_id, per_player))
+    return Quotas(*quotas)

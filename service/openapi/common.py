@@ -71,6 +71,7 @@ ERROR_STATUS: dict[ErrorCode, int] = {
     ErrorCode.WINNABLE_POOL_EMPTY: 503,
     ErrorCode.WINNABLE_NOT_OFFERED: 422,
     ErrorCode.HINTS_NOT_ALLOWED: 403,
+    ErrorCode.BUSY: 503,
 }
 
 STATUS_TEXT = {
@@ -84,7 +85,7 @@ STATUS_TEXT = {
     422: "Malformed request",
     429: "Too many requests from this address; see Retry-After",
     500: "Fault in the service",
-    503: "Store unavailable; retry",
+    503: "Store unavailable or the solver busy; retry after Retry-After",
 }
 
 # Codes that any request can meet, and those of any request with a JSON body.

@@ -94,16 +94,7 @@ _BOARD_QUERY = [
 def player_paths() -> dict[str, Any]:
     return {
         "/games/{game_id}/hint": {"post": _post_hint()},
-        "/games/{game_id}/analysis": {
-            "get": game_read(
-                "getAnalysis",
-                "Was it winnable? Verdicts of an ended game, from the deal and from "
-                "where the player stopped",
-                AnalysisResponse,
-                "Verdicts",
-                *ENDED_GAME_READ,
-            )
-        },
+        "/games/{game_id}/analysis": {"get": _get_analysis()},
         "/players": {"post": _create_player()},
         "/players/me": {"get": _get_me(), "patch": _rename_me()},
         "/players/me/link-codes": {"post": _new_link_code()},
@@ -126,9 +117,26 @@ def _post_hint() -> dict[str, Any]:
         "parameters": [GAME_ID],
         "responses": {
             "200": json_body(HintResponse, "A hint, or null"),
-            **errors(ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *WRITE),
+            **errors(
+                ErrorCode.NOT_FOUND, _TOKEN, ErrorCode.HINTS_NOT_ALLOWED, *WRITE, ErrorCode.BUSY
+            ),
         },
     }
+
+
+def _get_analysis() -> dict[str, Any]:
+    operation = game_read(
+        "getAnalysis",
+        "Was it winnable? Verdicts of an ended game, from the deal and from "
+        "where the player stopped",
+        AnalysisResponse,
+        "Verdicts",
+        *ENDED_GAME_READ,
+        # Counted per address, and per player when a player token is sent.
+        ErrorCode.RATE_LIMITED,
+        ErrorCode.BUSY,
+    )
+    return {**operation, "security": OPTIONAL_AUTH}
 
 
 def _create_player() -> dict[str, Any]:

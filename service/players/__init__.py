@@ -2,7 +2,9 @@
 
 A player is a display name and an id. A device holds a player token (256 bits, stored
 only as a hash); a second device joins the same player with a short link code that the
-first one asks for, valid for a few minutes and for one use. Tokens can be revoked.
+first one asks for, valid for a few minutes and for one use. Tokens can be revoked, and
+revoking them voids the link codes not used yet: each code carries the player's link
+epoch, which revoking moves on.
 """
 
 from __future__ import annotations
@@ -60,6 +62,10 @@ def _unauthorized() -> ServiceError:
     return ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid player token is required")
 
 
+def _no_link_code() -> ServiceError:
+    return ServiceError(ErrorCode.NOT_FOUND, 404, "no such link code (or it was used)")
+
+
 def player_key(player_id: str) -> str:
     return f"player:{player_id}"
 
@@ -79,6 +85,7 @@ class Player:
     created_at: int
     token_hashes: list[str]
     current_game: str | None = None
+    link_epoch: int = 0
 
     def public(self) -> dict[str, Any]:
         return {"player_id": self.player_id, "name": self.name, "created_at": self.created_at}
@@ -91,6 +98,7 @@ class Player:
                 "created_at": self.created_at,
                 "token_hashes": self.token_hashes,
                 "current_game": self.current_game,
+                "link_epoch": self.link_epoch,
             }
         ).decode()
 
@@ -197,7 +205,8 @@ class Players:
         ttl = self.settings.link_code_seconds
         for _ in range(8):
             code = "".join(secrets.choice(LINK_ALPHABET) for _ in range(LINK_CODE_LENGTH))
-            if await from_store(self.records.claim(f"link:{code}", player.player_id, ttl)):
+            holder = f"{player.player_id} {player.link_epoch}"
+            if await from_store(self.records.claim(f"link:{code}", holder, ttl)):
                 expires_at = self.now_ms() + ttl * 1000
                 return {"link_code": code, "expires_at": expires_at}
         raise ServiceError(ErrorCode.STORE_UNAVAILABLE, 503, "could not allocate a code; retry")
@@ -211,20 +220,29 @@ class Players:
         """
         await failures.take()
         code = "".join(raw_code.split()).replace("-", "").upper()
-        player_id = None
+        holder = None
         if len(code) == LINK_CODE_LENGTH and set(code) <= _LINK_LETTERS:
-            player_id = await from_store(self.records.take(f"link:{code}"))
-        if player_id is None:
-            raise ServiceError(ErrorCode.NOT_FOUND, 404, "no such link code (or it was used)")
-        await failures.give_back()
+            holder = await from_store(self.records.take(f"link:{code}"))
+        if holder is None:
+            raise _no_link_code()
+        player_id, _, epoch = holder.partition(" ")
         token = new_id(32)
         digest = hash_token(token)
         await from_store(self.records.claim(_token_key(digest), player_id))
 
         def remember(player: Player) -> None:
+            # Checked in the same compare-and-set as the token is added: a code made
+            # before the other devices were revoked never adds one, however they race.
+            if player.link_epoch != int(epoch or 0):
+                raise _no_link_code()
             player.token_hashes.append(digest)
 
-        player = await self.update(player_id, remember)
+        try:
+            player = await self.update(player_id, remember)
+        except ServiceError:
+            await from_store(self.records.delete(_token_key(digest)))
+            raise
+        await failures.give_back()
         return {**player.public(), "player_token": token}
 
     async def revoke(self, token: str | None) -> dict[str, Any]:
@@ -236,6 +254,7 @@ class Players:
         def drop(found: Player) -> None:
             revoked[:] = [h for h in found.token_hashes if h != keep]
             found.token_hashes = [keep]
+            found.link_epoch += 1  # voids the link codes not used yet
 
         await self.update(player.player_id, drop)
         for digest in revoked:

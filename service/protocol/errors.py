@@ -41,5 +41,6 @@ class ErrorCode(StrEnum):
     WINNABLE_POOL_EMPTY = "winnable_pool_empty"
     WINNABLE_NOT_OFFERED = "winnable_not_offered"
     HINTS_NOT_ALLOWED = "hints_not_allowed"
+    BUSY = "busy"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     INTERNAL_ERROR = "internal_error"

@@ -6,8 +6,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..guards.rates import client_address
 from ..hints import Hints
-from ..http import bearer_token, json_response
+from ..http import CLIENT_GONE, bearer_token, json_response, while_connected
 
 
 def _hints(request: Request) -> Hints:
@@ -17,11 +18,20 @@ def _hints(request: Request) -> Hints:
 
 async def post_hint(request: Request) -> Response:
     game_id = request.path_params["game_id"]
-    return json_response(await _hints(request).hint(game_id, bearer_token(request)))
+    address = client_address(request.scope)
+    return json_response(await _hints(request).hint(game_id, bearer_token(request), address))
 
 
 async def get_analysis(request: Request) -> Response:
-    return json_response(await _hints(request).analysis_of(request.path_params["game_id"]))
+    game_id = request.path_params["game_id"]
+    address = client_address(request.scope)
+    # A client that leaves stops waiting, and a search nobody waits for is cancelled.
+    answer = await while_connected(
+        request, _hints(request).analysis_of(game_id, bearer_token(request), address)
+    )
+    if answer is None:
+        return Response(status_code=CLIENT_GONE)
+    return json_response(answer)
 
 
 HINT_ROUTES = [

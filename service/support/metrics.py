@@ -70,6 +70,19 @@ class Metrics:
         self.store_errors = Counter(
             "solitaire_store_errors", "Store (Redis) operations that failed", registry=self.registry
         )
+        self.analyses = Counter(
+            "solitaire_analyses",
+            "Analysis requests by how they were served: searched, shared (joined a search under "
+            "way), kept (answered from the store), busy, cancelled (every waiter had gone)",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.orphan_seconds = Counter(
+            "solitaire_analysis_orphan_seconds",
+            "Seconds searches ran after every client waiting for them had gone (an upper "
+            "bound of the solver CPU spent for nobody)",
+            registry=self.registry,
+        )
 
     def follow_feed(self, health: Callable[[], tuple[bool, int]]) -> None:
         """Reports the store's change feed: ``health`` says whether it is up and how many

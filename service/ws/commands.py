@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from .. import engine
 from ..config import Settings
 from ..errors import RuleRejected, ServiceError, invalid_action
+from ..guards.rates import client_address
 from ..hints import Hints
 from ..protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, parse_action_input
 from ..protocol.ws import (
@@ -182,7 +183,9 @@ class Commands:
     async def hint(self, message: HintMessage) -> None:
         sub = self.as_player(message.game_id, "ask for hints")
         hints: Hints = self.outbox.ws.app.state.hints
-        answer = await hints.hint(message.game_id, sub.token)
+        # The same quotas in the store as over HTTP, beside this connection's frame rate.
+        address = client_address(self.outbox.ws.scope)
+        answer = await hints.hint(message.game_id, sub.token, address)
         await self.outbox.send({"type": "hint", "id": message.id, **answer})
 
     async def act(self, message: ActionMessage | UndoMessage | ResignMessage) -> None:

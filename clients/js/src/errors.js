@@ -30,7 +30,7 @@ export const LOCAL_CODES = Object.freeze([
  * @property {string | null} [rule]  the rule id of a `rule_violation` (`DS-TAB-1`...)
  * @property {string | null} [messageFi]  the Finnish text, when the service gave one
  * @property {number | null} [status]  the HTTP status of a REST refusal
- * @property {number | null} [retryAfter]  seconds to wait (`rate_limited`, `winnable_pool_empty`)
+ * @property {number | null} [retryAfter]  seconds to wait (`rate_limited`, `winnable_pool_empty`, `busy`)
  * @property {number | null} [currentVersion]  the game's version (`stale_version`, rejections)
  * @property {string | null} [reason]  the `reason` of `invalid_action` (`bad_index`...)
  * @property {string | null} [requestId]  the id of the request that was refused

@@ -47,6 +47,7 @@ export type ErrorCode =
   | "winnable_pool_empty"
   | "winnable_not_offered"
   | "hints_not_allowed"
+  | "busy"
   | "method_not_allowed"
   | "internal_error";
 
