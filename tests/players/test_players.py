@@ -166,6 +166,32 @@ def test_revoking_other_tokens(service: CheckedClient) -> None:
     assert service.get("/players/me", headers=auth(browser["player_token"])).status_code == 200
 
 
+def test_revoking_other_devices_voids_their_unused_link_codes(service: CheckedClient) -> None:
+    phone = new_player(service)
+    mine = auth(phone["player_token"])
+    # A code asked for on a device that may be lost, and one to keep after the revoke.
+    stolen = service.post("/players/me/link-codes", headers=mine).json()["link_code"]
+    second = service.post("/players/me/link-codes", headers=mine).json()["link_code"]
+    browser = service.post("/players/link", json={"link_code": second}).json()
+    revoked = service.post("/players/me/revoke-others", headers=mine)
+    assert revoked.status_code == 200 and revoked.json() == {"revoked": 1}
+    # The code made before the revoke answers like a code that never was, adds no device,
+    # and is used up.
+    for _ in range(2):
+        voided = service.post("/players/link", json={"link_code": stolen})
+        assert voided.status_code == 404 and voided.json()["code"] == "not_found"
+    assert service.get("/players/me", headers=auth(browser["player_token"])).status_code == 401
+    again = service.post("/players/me/revoke-others", headers=mine)
+    assert again.json() == {"revoked": 0}, "the voided code added no token"
+    # Codes made after the revoke work.
+    fresh = service.post("/players/me/link-codes", headers=mine).json()["link_code"]
+    linked = service.post("/players/link", json={"link_code": fresh})
+    assert linked.status_code == 201 and linked.json()["player_id"] == phone["player_id"]
+    assert (
+        service.get("/players/me", headers=auth(linked.json()["player_token"])).status_code == 200
+    )
+
+
 def test_a_flood_of_new_players_is_limited_per_address(store_url: str, clock: FakeClock) -> None:
     with players_client(store_url, clock, players_per_hour=3) as client:
         for index in range(3):

@@ -1,0 +1,130 @@
+"""The searches of "was it winnable?": requests about one game share one search (in one
+instance and across instances), a search nobody waits for any more is stopped and its
+process with it, and a bounded number run at once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from service.analysis.searches import Searches
+from service.config import Settings
+from service.errors import ServiceError
+from service.store import open_store
+from service.support.metrics import Metrics
+from tests.players.held_search import HELD_SEARCH_DIR, VERDICTS, alive, held, started
+
+# Generous: a loaded machine starts processes slowly. Nothing here measures speed.
+PATIENCE_SECONDS = 120.0
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv(HELD_SEARCH_DIR, str(tmp_path))
+    try:
+        yield tmp_path
+    finally:
+        (tmp_path / "release").touch()
+
+
+@pytest.fixture
+async def settings(store_url: str) -> Settings:
+    return Settings(store_url=store_url, analysis_max_searches=1, winnable_pool_size=0)
+
+
+async def _searches(settings: Settings) -> AsyncIterator[Searches]:
+    store = open_store(settings)
+    await store.open()
+    searches = Searches(store.records, settings, Metrics(), held)
+    try:
+        yield searches
+    finally:
+        await searches.close()
+        await store.close()
+
+
+@pytest.fixture
+async def searches(settings: Settings) -> AsyncIterator[Searches]:
+    async for made in _searches(settings):
+        yield made
+
+
+async def _until(what: str, check: object) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE_SECONDS
+    while not check():  # type: ignore[operator]
+        assert loop.time() < deadline, f"still waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+def _count(searches: Searches, outcome: str) -> float:
+    value: float = searches.metrics.analyses.labels(outcome)._value.get()
+    return value
+
+
+async def test_two_requests_about_one_game_share_one_search(
+    searches: Searches, folder: Path
+) -> None:
+    first = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    await _until("the search to start", lambda: started(folder))
+    second = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    await asyncio.sleep(0)
+    (folder / "release").touch()
+    assert await first == VERDICTS and await second == VERDICTS
+    assert len(started(folder)) == 1
+    assert (_count(searches, "searched"), _count(searches, "shared")) == (1, 1)
+    # Kept: the next request costs no search.
+    assert await searches.kept("g1") == VERDICTS
+
+
+async def test_past_the_bound_another_game_is_busy(searches: Searches, folder: Path) -> None:
+    running = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    with pytest.raises(ServiceError) as refused:
+        searches.join("g2", "record")
+    assert refused.value.code == "busy" and refused.value.status == 503
+    assert refused.value.extra["retry_after"] >= 1
+    (folder / "release").touch()
+    assert await running == VERDICTS
+    # The slot is free again.
+    assert await searches.wait(searches.join("g2", "record")) == VERDICTS
+
+
+async def test_a_search_nobody_waits_for_is_stopped_with_its_process(
+    searches: Searches, folder: Path
+) -> None:
+    search = searches.join("g1", "record")
+    waiters = [asyncio.create_task(searches.wait(search)) for _ in range(2)]
+    await _until("the search to start", lambda: started(folder))
+    [pid] = started(folder)
+    waiters[0].cancel()
+    await asyncio.sleep(0.2)
+    assert alive(pid), "one request still waits: the search goes on"
+    waiters[1].cancel()
+    await _until("the search's process to end", lambda: not alive(pid))
+    await _until("the slot to be free", lambda: searches.running == 0 and searches._free)
+    assert _count(searches, "cancelled") == 1
+    assert searches.metrics.orphan_seconds._value.get() > 0
+    assert await searches.kept("g1") is None  # nothing kept from a search cut short
+    # A new request starts a new search, in a new process.
+    again = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    await _until("the new search to start", lambda: len(started(folder)) == 2)
+    (folder / "release").touch()
+    assert await again == VERDICTS
+
+
+@pytest.mark.parametrize("store_url", ["redis"], indirect=True)
+async def test_instances_share_one_search_through_the_store(
+    searches: Searches, settings: Settings, folder: Path
+) -> None:
+    async for other in _searches(settings):
+        first = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+        await _until("the search to start", lambda: started(folder))
+        second = asyncio.create_task(other.wait(other.join("g1", "record")))
+        await asyncio.sleep(0.5)
+        assert len(started(folder)) == 1, "the other instance waits for the first's search"
+        (folder / "release").touch()
+        assert await first == VERDICTS and await second == VERDICTS
+        assert len(started(folder)) == 1
