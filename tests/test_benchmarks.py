@@ -350,3 +350,9 @@ def test_the_drivers_collector_leaves_what_it_set_up_alone_during_a_window() -> 
     assert gc.get_threshold() == thresholds
     assert gc.get_freeze_count() == 0
     assert set_up[-1] == [9_999]
+
+
+def test_floods_benchmark_reports_its_metrics() -> None:
+    figures = run_benchmark("floods.py")
+    for metric in ("floods.healthz_p99_ratio", "floods.orphan_cpu_s", "floods.departed_cpu_s"):
+        assert figures[metric]["unit"] in {"1", "s"}, metric

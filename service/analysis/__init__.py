@@ -27,7 +27,7 @@ from ..store.records import Records
 from ..support.metrics import Metrics
 from ..support.tasks import cancel_and_wait
 from .searches import Searches, busy
-from .workers import stop_now, worker_processes
+from .workers import run_in_background, stop_now, worker_processes
 
 log = logging.getLogger("service.analysis")
 
@@ -208,7 +208,10 @@ class Analysis:
         replaced, and the request answered ``store_unavailable`` (retry)."""
         executor = self.hinting if hinting else self.solving
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, work, *args)
+            answer = asyncio.get_running_loop().run_in_executor(executor, work, *args)
+            if not hinting:
+                run_in_background(executor)  # certifying pool deals: nobody waits on it
+            return await answer
         except BrokenProcessPool as exc:
             log.warning("a solver process died; starting a new one")
             stop_now(executor)

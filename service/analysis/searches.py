@@ -33,7 +33,7 @@ from ..protocol import ErrorCode
 from ..store.records import Records
 from ..support.metrics import Metrics
 from ..support.tasks import cancel_and_wait
-from .workers import processes_of, stop_now, worker_processes
+from .workers import processes_of, run_in_background, stop_now, worker_processes
 
 log = logging.getLogger("service.analysis")
 
@@ -171,6 +171,7 @@ class Searches:
     async def _run(self, search: _Search, slot: int, record_text: str) -> dict[str, Any]:
         executor = self._executor(slot)
         future = executor.submit(self.work, record_text, self.settings.analysis_seconds)
+        run_in_background(executor)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -26,6 +27,19 @@ def worker_processes(workers: int) -> Executor:
 
 def processes_of(executor: Executor) -> list[BaseProcess]:
     return list((getattr(executor, "_processes", None) or {}).values())
+
+
+# Background searches (analyses, certifying pool deals) yield the CPU to the process that
+# serves: on a machine with as many searches as cores, requests would otherwise wait.
+BACKGROUND_NICENESS = 10
+
+
+def run_in_background(executor: Executor) -> None:
+    """Lowers the CPU priority of the executor's processes (started by its first call)."""
+    for process in processes_of(executor):
+        if process.pid is not None:
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, process.pid, BACKGROUND_NICENESS)
 
 
 def stop_now(executor: Executor) -> threading.Thread | None:
