@@ -14,6 +14,10 @@ times ``GET /healthz`` from 127.0.0.1, one request after another, in three phase
 3. departed flood: ``--requests`` analyses of the other games, from 127.0.0.3, each
    client closing its connection as soon as the request is sent.
 
+During the waiting flood, one more client (127.0.0.4) asks for the analysis of a game
+of its own: ``floods.other_analysis_s`` is how long its answer took (``busy`` at once
+while every search slot is taken, instead of a place in a queue behind the flood).
+
 ``floods.healthz_p99_ratio`` is the p99 under the waiting flood over the idle p99 (the
 target: at most 2). ``floods.orphan_cpu_s`` is what the service's own counter
 (``solitaire_analysis_orphan_seconds``) says its searches ran after every client waiting
@@ -23,7 +27,7 @@ outside: the CPU the whole service (its process and every worker, ended ones inc
 spent from the departed flood to the end of the run, beside ``floods.idle_cpu_s``, what
 the idle phase's rate comes to over as long.
 
-    python benchmarks/floods.py [--requests 50] [--samples 300] [--quick]
+    python benchmarks/floods.py [--requests 50] [--samples 300] [--settle 3] [--quick]
 """
 
 from __future__ import annotations
@@ -46,9 +50,7 @@ from benchmarks._report import Figure, report
 
 WAITING_ADDRESS = "127.0.0.2"
 DEPARTED_ADDRESS = "127.0.0.3"
-# How long after the departed flood the service's CPU is still counted: a search that
-# went on for nobody would show here.
-SETTLE_SECONDS = 3.0
+OTHER_ADDRESS = "127.0.0.4"
 # Double Solitaire drawing three with Vegas scoring: the search mostly spends its whole
 # budget on these deals (docs/winnability.md), as the costly analyses of the flood did.
 GAME = {"game": "DS", "draw": 3, "scoring": "vegas"}
@@ -122,7 +124,7 @@ async def run(args: argparse.Namespace, service: Process) -> list[Figure]:
     base = service.url
     async with httpx2.AsyncClient(timeout=120) as http:
         await wait_ready(http, service)
-        games = await ended_games(http, base, 2 * args.requests)
+        games = await ended_games(http, base, 2 * args.requests + 1)
         idle_cpu_start, idle_start = tree_cpu_seconds(service.pid), time.monotonic()
         idle = await healthz(http, base, args.samples, args.pause)
         idle_rate = (tree_cpu_seconds(service.pid) - idle_cpu_start) / (
@@ -133,17 +135,21 @@ async def run(args: argparse.Namespace, service: Process) -> list[Figure]:
             asyncio.create_task(analysis(service.port, WAITING_ADDRESS, g, True))
             for g in games[: args.requests]
         ]
+        await asyncio.sleep(0.2)  # the flood is in
+        other_started = time.perf_counter()
+        other_status = await analysis(service.port, OTHER_ADDRESS, games[-1], True)
+        other_seconds = time.perf_counter() - other_started
         waiting = await healthz(http, base, args.samples, args.pause)
         statuses = Counter(await asyncio.gather(*flood))
 
         departed_cpu_start, departed_start = tree_cpu_seconds(service.pid), time.monotonic()
         leaving = [
             asyncio.create_task(analysis(service.port, DEPARTED_ADDRESS, g, False))
-            for g in games[args.requests :]
+            for g in games[args.requests : -1]
         ]
         departed = await healthz(http, base, args.samples, args.pause)
         await asyncio.gather(*leaving)
-        await asyncio.sleep(SETTLE_SECONDS)
+        await asyncio.sleep(args.settle)
         departed_cpu = tree_cpu_seconds(service.pid) - departed_cpu_start
         departed_seconds = time.monotonic() - departed_start
         orphan = await metric(http, base, "solitaire_analysis_orphan_seconds_total")
@@ -194,6 +200,12 @@ async def run(args: argparse.Namespace, service: Process) -> list[Figure]:
             "s",
             "the same, at the idle phase's rate (what serving /healthz alone costs)",
         ),
+        Figure(
+            "floods.other_analysis_s",
+            round(other_seconds, 3),
+            "s",
+            f"another address's analysis during the waiting flood (answered {other_status})",
+        ),
         Figure("floods.answered", statuses[200], "1", "waiting flood: answered (200)"),
         Figure("floods.rate_limited", statuses[429], "1", "waiting flood: rate_limited (429)"),
         Figure("floods.busy", statuses[503], "1", "waiting flood: busy (503)"),
@@ -228,6 +240,13 @@ if __name__ == "__main__":
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--pause", type=float, default=0.01, help="between /healthz requests")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=3.0,
+        help="seconds after the departed flood during which the service's CPU still counts "
+        "(a search going on for nobody would show there)",
+    )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 6 requests")
     arguments = parser.parse_args()
     if arguments.quick:

@@ -64,11 +64,14 @@ class Hints:
         quotas = self._quotas("hints", address, stored.player_id)
         await quotas.take()
         try:
-            return await self._hint(game_id, stored)
-        except ServiceError as exc:
-            if exc.code is ErrorCode.BUSY:
-                await quotas.give_back()
+            self.analysis.enter_hint()
+        except ServiceError:
+            await quotas.give_back()  # busy: nothing was done, nothing counts
             raise
+        try:
+            return await self._hint(game_id, stored)
+        finally:
+            self.analysis.leave_hint()
 
     async def _hint(self, game_id: str, stored: StoredGame) -> dict[str, Any]:
         if stored.over:

@@ -223,16 +223,18 @@ class Analysis:
                 ErrorCode.STORE_UNAVAILABLE, 503, "the solver is restarting; retry"
             ) from exc
 
-    async def hint(self, state: str) -> dict[str, Any]:
-        """The hint for ``state``; ``busy`` when ``hints_max_waiting`` hints are already
-        being worked out or waiting for the hint process."""
+    def enter_hint(self) -> None:
+        """Takes a place among the ``hints_max_waiting`` hints worked out or waiting at
+        once; ``busy`` when there is none. ``leave_hint`` gives it back."""
         if self._hints_waiting >= self.settings.hints_max_waiting:
             raise busy("hints", 1)
         self._hints_waiting += 1
-        try:
-            found: dict[str, Any] = await self._in_worker(True, hint_for, state)
-        finally:
-            self._hints_waiting -= 1
+
+    def leave_hint(self) -> None:
+        self._hints_waiting -= 1
+
+    async def hint(self, state: str) -> dict[str, Any]:
+        found: dict[str, Any] = await self._in_worker(True, hint_for, state)
         return found
 
     async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:

@@ -207,3 +207,25 @@ def test_past_the_searches_at_once_an_analysis_is_busy_and_not_counted(
         assert answered.status_code == 200, answered.text
         assert answered.json()["deal"]["result"] == "unknown"
         _refused(client.get(f"/games/{game_id}/analysis"))
+
+
+def test_past_the_hints_waiting_a_hint_is_busy_and_not_counted(store_url: str) -> None:
+    with players_client(
+        store_url,
+        FakeClock(),
+        hints_max_waiting=2,
+        hints_per_address_per_minute=1,
+        hints_per_player_per_minute=1,
+    ) as client:
+        analysis = client.app.state.analysis  # type: ignore[attr-defined]
+        ada = new_player(client)["player_token"]
+        game = _game(client, ada)
+        analysis._hints_waiting = 2  # two hints being worked out for other clients
+        refused = _hint(client, game)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["code"] == "busy" and refused.headers["retry-after"] == "1"
+        analysis._hints_waiting = 0
+        # Neither the player's place nor the address's was spent on the busy answer.
+        answered = _hint(client, game)
+        assert answered.status_code == 200 and answered.json()["hints_used"] == 1
+        _refused(_hint(client, game))
