@@ -74,10 +74,12 @@ class Settings(BaseSettings):
         300, gt=0, description="Hints one client address may ask a minute."
     )
     analyses_per_player_per_minute: int = Field(
-        6, gt=0, description="Analyses ('was it winnable?') one player may ask a minute."
+        5, gt=0, description="Analyses ('was it winnable?') one player may ask a minute."
     )
+    # A search spends up to two verdicts of ``analysis_seconds`` (6 s): ten a minute keep
+    # one address to about one search slot's worth of CPU.
     analyses_per_address_per_minute: int = Field(
-        20, gt=0, description="Analyses one client address may ask a minute."
+        10, gt=0, description="Analyses one client address may ask a minute."
     )
     pace_burst_actions: int = Field(
         8, ge=0, description="Actions in a row, each soon after the last, that no person makes."
