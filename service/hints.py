@@ -16,16 +16,21 @@ allowed) gives the place back.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, Protocol
 
 from . import engine
 from .analysis import Analysis
 from .errors import ServiceError, from_store
 from .games import Games
 from .guards.quotas import Quotas, cost_quotas
-from .players import Players
 from .protocol import ErrorCode, action_object
 from .store import StoredGame
+
+
+class PlayerTokens(Protocol):
+    """Who holds a player token (the players' domain, which comes above this one)."""
+
+    async def player_id_of(self, token: str | None) -> str: ...
 
 
 def hints_not_allowed(where: str) -> ServiceError:
@@ -33,7 +38,7 @@ def hints_not_allowed(where: str) -> ServiceError:
 
 
 class Hints:
-    def __init__(self, games: Games, analysis: Analysis, players: Players) -> None:
+    def __init__(self, games: Games, analysis: Analysis, players: PlayerTokens) -> None:
         self.games = games
         self.analysis = analysis
         self.players = players
