@@ -52,7 +52,9 @@ class Hints:
                 settings.analyses_per_address_per_minute,
                 settings.analyses_per_player_per_minute,
             )
-        return cost_quotas(self.games.store, what, address, player_id, *limits)
+        return cost_quotas(
+            self.games.store, what, address, player_id, limits, now=self.games.clock()
+        )
 
     async def used(self, game_id: str) -> int:
         tally = self.games.store.tally(f"hints:{game_id}", 1, add=0)

@@ -24,13 +24,20 @@ class AddressQuota:
     of request (``what``)."""
 
     def __init__(
-        self, store: Store, what: str, client: str, limit: int, window_seconds: int = 60
+        self,
+        store: Store,
+        what: str,
+        client: str,
+        limit: int,
+        window_seconds: int = 60,
+        now: float | None = None,
     ) -> None:
         self.store = store
         self.window = window_seconds
         # Without braces, which would name a hash slot on Redis Cluster (redis_once).
         address = client.replace("{", "(").replace("}", ")")
-        self.key = f"quota:{what}:{address}:{int(time.time()) // window_seconds}"
+        self.now = int(time.time() if now is None else now)
+        self.key = f"quota:{what}:{address}:{self.now // window_seconds}"
         self.limit = limit
         self.what = what
         self.whose = "this player" if client.startswith(PLAYER_PREFIX) else "this address"
@@ -45,7 +52,7 @@ class AddressQuota:
                 429,
                 f"too many {self.what} from {self.whose} (at most {self.limit} {window}); "
                 "try again later",
-                retry_after=self.window - int(time.time()) % self.window,
+                retry_after=self.window - self.now % self.window,
             )
 
     async def give_back(self) -> None:
@@ -82,12 +89,19 @@ class Quotas:
 
 
 def cost_quotas(
-    store: Store, what: str, address: str, player_id: str, per_address: int, per_player: int
+    store: Store,
+    what: str,
+    address: str,
+    player_id: str,
+    limits: tuple[int, int],
+    now: float,
 ) -> Quotas:
     """The quotas of a costly request (a hint, an analysis): its address's, and its
-    player's when it names one. A request without a player counts against its address
-    only, which every player behind that address shares."""
-    quotas = [AddressQuota(store, what, address, per_address)]
+    player's when it names one (``limits``: per address, per player). A request without
+    a player counts against its address only, which every player behind that address
+    shares. ``now`` (the service's clock) picks the window."""
+    per_address, per_player = limits
+    quotas = [AddressQuota(store, what, address, per_address, now=now)]
     if player_id:
-        quotas.append(AddressQuota(store, what, PLAYER_PREFIX + player_id, per_player))
+        quotas.append(AddressQuota(store, what, PLAYER_PREFIX + player_id, per_player, now=now))
     return Quotas(*quotas)
