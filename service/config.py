@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     analysis_max_searches: int = Field(
         2, ge=1, description="'Was it winnable?' searches run at once; past them: `busy`."
     )
+    analysis_searches_per_address: int = Field(
+        1,
+        ge=1,
+        description="Searches one address may have started and running at once in an "
+        "instance; past them: `busy`.",
+    )
     hints_max_waiting: int = Field(
         16, ge=1, description="Hints worked out or waiting at once; past them: `busy`."
     )

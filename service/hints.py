@@ -107,7 +107,7 @@ class Hints:
         quotas = self._quotas("analyses", address, player_id)
         await quotas.take()
         try:
-            verdicts = await self.analysis.analysis(game_id, record)
+            verdicts = await self.analysis.analysis(game_id, record, address)
         except ServiceError as exc:
             if exc.code is ErrorCode.BUSY:
                 await quotas.give_back()

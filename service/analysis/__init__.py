@@ -237,11 +237,12 @@ class Analysis:
         found: dict[str, Any] = await self._in_worker(True, hint_for, state)
         return found
 
-    async def analysis(self, game_id: str, record_text: str) -> dict[str, Any]:
+    async def analysis(self, game_id: str, record_text: str, address: str) -> dict[str, Any]:
         """The verdicts of an ended game, worked out once and then kept; ``busy`` when
-        they must be worked out and ``analysis_max_searches`` searches are under way."""
+        they must be worked out and ``analysis_max_searches`` searches are under way, or
+        ``address`` has started its share of them."""
         kept = await self.searches.kept(game_id)
         if kept is not None:
             self.metrics.analyses.labels("kept").inc()
             return kept
-        return await self.searches.wait(self.searches.join(game_id, record_text))
+        return await self.searches.wait(self.searches.join(game_id, record_text, address))

@@ -6,7 +6,10 @@ in this instance its task, across instances a claim in the store (``analysing:{i
 whose holder stores the verdicts (``analysis:{id}``) for the others to read. Each search
 runs in the worker process of a slot of its own, ``analysis_max_searches`` of them, apart
 from the processes that fill the winnable pools, which therefore keep theirs. A request
-that finds every slot taken is answered ``busy`` at once rather than queued behind them.
+that finds every slot taken is answered ``busy`` at once rather than queued behind them,
+and so is one from an address that has already started as many searches as it may run at
+once (``analysis_searches_per_address``): one address cannot hold every slot, so somebody
+else always finds one while only one address floods.
 
 When every request waiting for a search has gone, the search is cancelled and its
 process ended: a process pool cannot cancel a call that is running, and only ending its
@@ -71,6 +74,7 @@ class Searches:
         self._executors: list[Executor | None] = [None] * settings.analysis_max_searches
         self._free = list(range(settings.analysis_max_searches))
         self._searches: dict[str, _Search] = {}
+        self._started_by: dict[str, int] = {}
         self._stopping: set[asyncio.Task[None]] = set()
         # A search runs two verdicts of ``analysis_seconds`` CPU each; on a loaded machine
         # it takes longer in wall time, and a claim outliving its holder blocks nobody for
@@ -89,29 +93,35 @@ class Searches:
         verdicts: dict[str, Any] = orjson.loads(text)
         return verdicts
 
-    def join(self, game_id: str, record_text: str) -> _Search:
-        """The search of ``game_id`` under way here, or a new one; ``busy`` when a new one
-        finds no free slot. Synchronous: two requests cannot both start one."""
+    def join(self, game_id: str, record_text: str, address: str) -> _Search:
+        """The search of ``game_id`` under way here, or a new one started for ``address``;
+        ``busy`` when a new one finds no free slot or the address has started its share.
+        Synchronous: two requests cannot both start one."""
         search = self._searches.get(game_id)
         if search is not None:
             self.metrics.analyses.labels("shared").inc()
             return search
-        if not self._free:
+        started = self._started_by.get(address, 0)
+        if not self._free or started >= self.settings.analysis_searches_per_address:
             self.metrics.analyses.labels("busy").inc()
             raise busy("analyses", self.retry_after)
+        self._started_by[address] = started + 1
         slot = self._free.pop()
         search = _Search()
         task = asyncio.create_task(self._search(search, game_id, record_text, slot))
         search.task = task
         self._searches[game_id] = search
-        task.add_done_callback(lambda _: self._finished(search, game_id, slot))
+        task.add_done_callback(lambda _: self._finished(search, game_id, slot, address))
         self.metrics.analyses.labels("searched").inc()
         return search
 
-    def _finished(self, search: _Search, game_id: str, slot: int) -> None:
+    def _finished(self, search: _Search, game_id: str, slot: int, address: str) -> None:
         if self._searches.get(game_id) is search:
             del self._searches[game_id]
         self._free.append(slot)
+        left = self._started_by.pop(address) - 1
+        if left:
+            self._started_by[address] = left
 
     async def wait(self, search: _Search) -> dict[str, Any]:
         """The verdicts of ``search``; when the last request waiting for it goes (its

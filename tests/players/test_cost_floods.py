@@ -189,7 +189,7 @@ def test_past_the_searches_at_once_an_analysis_is_busy_and_not_counted(
         game_id = _ended(client)
 
         async def hold() -> Any:
-            return analysis.searches.join("another-game", "held")
+            return analysis.searches.join("another-game", "held", "192.0.2.9")
 
         search = client.portal.call(hold)  # type: ignore[union-attr]
         refused = client.get(f"/games/{game_id}/analysis")

@@ -17,6 +17,9 @@ from service.store import open_store
 from service.support.metrics import Metrics
 from tests.players.held_search import HELD_SEARCH_DIR, VERDICTS, alive, held, started
 
+ADDRESS = "192.0.2.1"
+OTHER_ADDRESS = "192.0.2.2"
+
 # Generous: a loaded machine starts processes slowly. Nothing here measures speed.
 PATIENCE_SECONDS = 120.0
 
@@ -68,9 +71,9 @@ def _count(searches: Searches, outcome: str) -> float:
 async def test_two_requests_about_one_game_share_one_search(
     searches: Searches, folder: Path
 ) -> None:
-    first = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    first = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
     await _until("the search to start", lambda: started(folder))
-    second = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    second = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
     await asyncio.sleep(0)
     (folder / "release").touch()
     assert await first == VERDICTS and await second == VERDICTS
@@ -81,21 +84,39 @@ async def test_two_requests_about_one_game_share_one_search(
 
 
 async def test_past_the_bound_another_game_is_busy(searches: Searches, folder: Path) -> None:
-    running = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    running = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
     with pytest.raises(ServiceError) as refused:
-        searches.join("g2", "record")
+        searches.join("g2", "record", OTHER_ADDRESS)
     assert refused.value.code == "busy" and refused.value.status == 503
     assert refused.value.extra["retry_after"] >= 1
     (folder / "release").touch()
     assert await running == VERDICTS
     # The slot is free again.
-    assert await searches.wait(searches.join("g2", "record")) == VERDICTS
+    assert await searches.wait(searches.join("g2", "record", OTHER_ADDRESS)) == VERDICTS
+
+
+async def test_one_address_starts_its_share_of_searches_and_others_find_a_slot(
+    settings: Settings, folder: Path
+) -> None:
+    two_slots = settings.model_copy(update={"analysis_max_searches": 2})
+    async for searches in _searches(two_slots):
+        first = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
+        with pytest.raises(ServiceError) as refused:
+            searches.join("g2", "record", ADDRESS)
+        assert refused.value.code == "busy"
+        # Joining a search under way is no new search: the address may share it.
+        shared = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
+        other = asyncio.create_task(searches.wait(searches.join("g2", "record", OTHER_ADDRESS)))
+        (folder / "release").touch()
+        assert await first == VERDICTS and await shared == VERDICTS and await other == VERDICTS
+        # Its search over, the address may start another.
+        assert await searches.wait(searches.join("g3", "record", ADDRESS)) == VERDICTS
 
 
 async def test_a_search_nobody_waits_for_is_stopped_with_its_process(
     searches: Searches, folder: Path
 ) -> None:
-    search = searches.join("g1", "record")
+    search = searches.join("g1", "record", ADDRESS)
     waiters = [asyncio.create_task(searches.wait(search)) for _ in range(2)]
     await _until("the search to start", lambda: started(folder))
     [pid] = started(folder)
@@ -109,7 +130,7 @@ async def test_a_search_nobody_waits_for_is_stopped_with_its_process(
     assert searches.metrics.orphan_seconds._value.get() > 0
     assert await searches.kept("g1") is None  # nothing kept from a search cut short
     # A new request starts a new search, in a new process.
-    again = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+    again = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
     await _until("the new search to start", lambda: len(started(folder)) == 2)
     (folder / "release").touch()
     assert await again == VERDICTS
@@ -120,9 +141,9 @@ async def test_instances_share_one_search_through_the_store(
     searches: Searches, settings: Settings, folder: Path
 ) -> None:
     async for other in _searches(settings):
-        first = asyncio.create_task(searches.wait(searches.join("g1", "record")))
+        first = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
         await _until("the search to start", lambda: started(folder))
-        second = asyncio.create_task(other.wait(other.join("g1", "record")))
+        second = asyncio.create_task(other.wait(other.join("g1", "record", OTHER_ADDRESS)))
         await asyncio.sleep(0.5)
         assert len(started(folder)) == 1, "the other instance waits for the first's search"
         (folder / "release").touch()
