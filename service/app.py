@@ -34,6 +34,7 @@ from .players.attempts import DAILY_MODES, DailyAttempts
 from .players.boards import Boards
 from .players.careers import Careers
 from .players.daily import Daily
+from .players.ratings import Ratings
 from .players.stats import Results
 from .protocol import ErrorCode
 from .races import Races
@@ -142,6 +143,7 @@ class Parts:
     careers: Careers
     daily: Daily
     hints: Hints
+    ratings: Ratings
 
 
 def assemble(
@@ -156,7 +158,8 @@ def assemble(
         return int(clock() * 1000)
 
     analysis = Analysis(store.records, settings)
-    race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms)
+    ratings = Ratings(store, settings)
+    race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms, ratings)
     boards = Boards(store.records)
     results = Results(store.records)
     attempts = DailyAttempts(store.records, boards, clock)
@@ -180,6 +183,7 @@ def assemble(
         careers=careers,
         daily=Daily(games, players, attempts, analysis, careers),
         hints=Hints(games, analysis),
+        ratings=ratings,
     )
 
 

@@ -93,7 +93,12 @@ class RaceLobby:
         max_players: int,
         time_limit_seconds: int | None,
         winnable: bool = False,
+        rated: bool = False,
     ) -> dict[str, Any]:
+        if rated and not account:
+            raise ServiceError(
+                ErrorCode.UNAUTHORIZED, 401, "a rated race needs its host's player token"
+            )
         if max_players > self.settings.max_race_players:
             raise ServiceError(
                 ErrorCode.BAD_MESSAGE,
@@ -111,6 +116,7 @@ class RaceLobby:
             players=[player],
             host=player.player_id,
             winnable=winnable,
+            rated=rated,
         )
         await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
@@ -127,6 +133,7 @@ class RaceLobby:
         host: str,
         previous: str | None = None,
         winnable: bool = False,
+        rated: bool = False,
     ) -> RaceDocument:
         try:
             if winnable:
@@ -158,6 +165,7 @@ class RaceLobby:
                 previous_race_id=previous,
                 rematch_race_id=None,
                 winnable=winnable,
+                rated=rated,
             )
             created = await from_store(
                 self.store.create_race(StoredRace(race_id, 0, doc.to_json()), join_code),
@@ -310,6 +318,7 @@ class RaceLobby:
                 host=doc.host,
                 previous=race_id,
                 winnable=doc.winnable,
+                rated=doc.rated,
             )
             await self._create_games(new_doc, players)
 
