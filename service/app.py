@@ -29,6 +29,7 @@ from .guards.limits import RequestBodyLimit
 from .guards.rates import AddressBuckets, RateLimits, page_buckets, retry_after
 from .hints import Hints
 from .http import MAX_BODY_BYTES, problem
+from .pairing import Pairing
 from .players import Players
 from .players.attempts import DAILY_MODES, DailyAttempts
 from .players.boards import Boards
@@ -111,7 +112,7 @@ def _middleware(settings: Settings, pages: AddressBuckets) -> list[Middleware]:
             Middleware(
                 CORSMiddleware,
                 allow_origins=settings.cors_origin_list,
-                allow_methods=["GET", "POST", "PATCH"],
+                allow_methods=["GET", "POST", "PATCH", "DELETE"],
                 allow_headers=["Authorization", "Content-Type", "If-None-Match"],
                 expose_headers=["ETag", "Link", "Location", "Retry-After"],
                 max_age=600,
@@ -144,6 +145,7 @@ class Parts:
     daily: Daily
     hints: Hints
     ratings: Ratings
+    pairing: Pairing
 
 
 def assemble(
@@ -173,10 +175,11 @@ def assemble(
         metrics=metrics,
         clock=clock,
     )
+    races = Races(games, race_updates, settings, analysis, clock_ms)
     return Parts(
         analysis=analysis,
         games=games,
-        races=Races(games, race_updates, settings, analysis, clock_ms),
+        races=races,
         players=players,
         boards=boards,
         results=results,
@@ -184,6 +187,7 @@ def assemble(
         daily=Daily(games, players, attempts, analysis, careers),
         hints=Hints(games, analysis),
         ratings=ratings,
+        pairing=Pairing(store, races.lobby, players, ratings, settings, clock_ms),
     )
 
 
@@ -206,9 +210,11 @@ def create_app(
         for name in Parts.__slots__:
             setattr(app.state, name, getattr(parts, name))
         parts.analysis.start_refilling(DAILY_MODES)
+        parts.pairing.start()
         try:
             yield
         finally:
+            await parts.pairing.close()
             await parts.analysis.close()
             await parts.games.close()
             await parts.races.close()

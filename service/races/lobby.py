@@ -134,11 +134,12 @@ class RaceLobby:
         previous: str | None = None,
         winnable: bool = False,
         rated: bool = False,
+        code: engine.GameCode | None = None,
     ) -> RaceDocument:
         try:
-            if winnable:
+            if code is None and winnable:
                 code = await self.analysis.take_winnable(engine.Mode.named(game, draw, scoring))
-            else:
+            elif code is None:
                 code = engine.GameCode.random_secret(
                     engine.GameKind(game), draw, engine.Scoring(scoring)
                 )
@@ -289,6 +290,39 @@ class RaceLobby:
         doc, view = await self.updates.update(race_id, begin)
         await self.updates.after_start(doc)
         return await self.answer(doc, view, token)
+
+    async def create_paired(
+        self, mode: engine.Mode, seats: list[tuple[str, str, str]]
+    ) -> RaceDocument:
+        """A rated race of two seats (name, race token hash, player id) made by quick
+        pairing, its countdown running: a certified deal when one is ready, else a
+        secret one (both secret until the race is over)."""
+        certified = await self.analysis.take_winnable_now(mode)
+        code = certified or mode.random_secret()
+        players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
+        doc = await self._create(
+            game=mode.game.value,
+            draw=mode.draw,
+            scoring=mode.scoring.value,
+            max_players=2,
+            time_limit_seconds=self.settings.pairing_time_limit_seconds,
+            players=players,
+            host=players[0].player_id,
+            winnable=certified is not None,
+            rated=True,
+            code=code,
+        )
+        await self._create_games(doc, players)
+
+        def begin(found: RaceDocument, at: int) -> bool:
+            for player in found.players:
+                player.ready = True
+            self._start(found, at)
+            return True
+
+        doc, _ = await self.updates.update(doc.race_id, begin)
+        await self.updates.after_start(doc)
+        return doc
 
     def _start(self, doc: RaceDocument, at: int) -> None:
         doc.start_at = at + int(self.settings.race_countdown_seconds * 1000)
