@@ -350,3 +350,11 @@ def test_the_drivers_collector_leaves_what_it_set_up_alone_during_a_window() -> 
     assert gc.get_threshold() == thresholds
     assert gc.get_freeze_count() == 0
     assert set_up[-1] == [9_999]
+
+
+def test_pairing_benchmark_reports_its_metrics() -> None:
+    for extra in ((), ("--redis",)):
+        figures = run_benchmark("pairing.py", *extra)
+        assert figures["pairing.races_not_of_two"]["value"] == 0
+        assert figures["pairing.paired"]["value"] >= figures["pairing.seekers"]["value"] - 1
+        assert "pairing.p99_ms" in figures
