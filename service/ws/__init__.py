@@ -59,9 +59,11 @@ class Connection:
             # The client left, possibly while an answer was being sent to it.
             pass
         finally:
+            # A task, so that the seeks are cancelled even when this is cancelled first.
+            self.leaving = asyncio.ensure_future(self.seeking.stop())
             try:
-                await asyncio.shield(self.seeking.stop())
                 await self.pump.stop()
+                await asyncio.shield(self.leaving)
             finally:
                 metrics.connections.dec()
 
