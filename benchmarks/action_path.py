@@ -80,6 +80,7 @@ async def play(
     from service.ws.commands import Commands
     from service.ws.frames import FrameGate, Outbox
     from service.ws.pump import Pump
+    from service.ws.seeking import Seeking
 
     settings = Settings(
         store_url=store_url,
@@ -101,7 +102,7 @@ async def play(
             outbox = Outbox(socket, state.games.metrics)  # type: ignore[arg-type]
             pump = Pump(outbox, state.games, state.races, settings)
             pump.start()
-            commands = Commands(outbox, pump, settings)
+            commands = Commands(outbox, pump, Seeking(outbox, state.pairing), settings)
             # Every frame passes the gate (rate, flood guard, size) as it does in
             # ``ws.Connection``.
             gate = FrameGate(outbox, settings, commands.handle)

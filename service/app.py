@@ -29,11 +29,13 @@ from .guards.limits import RequestBodyLimit
 from .guards.rates import AddressBuckets, RateLimits, page_buckets, retry_after
 from .hints import Hints
 from .http import MAX_BODY_BYTES, problem
+from .pairing import Pairing
 from .players import Players
 from .players.attempts import DAILY_MODES, DailyAttempts
 from .players.boards import Boards
 from .players.careers import Careers
 from .players.daily import Daily
+from .players.ratings import Ratings
 from .players.stats import Results
 from .protocol import ErrorCode
 from .races import Races
@@ -110,7 +112,7 @@ def _middleware(settings: Settings, pages: AddressBuckets) -> list[Middleware]:
             Middleware(
                 CORSMiddleware,
                 allow_origins=settings.cors_origin_list,
-                allow_methods=["GET", "POST", "PATCH"],
+                allow_methods=["GET", "POST", "PATCH", "DELETE"],
                 allow_headers=["Authorization", "Content-Type", "If-None-Match"],
                 expose_headers=["ETag", "Link", "Location", "Retry-After"],
                 max_age=600,
@@ -142,6 +144,8 @@ class Parts:
     careers: Careers
     daily: Daily
     hints: Hints
+    ratings: Ratings
+    pairing: Pairing
 
 
 def assemble(
@@ -156,7 +160,8 @@ def assemble(
         return int(clock() * 1000)
 
     analysis = Analysis(store.records, settings, metrics)
-    race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms)
+    ratings = Ratings(store, settings)
+    race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms, ratings)
     boards = Boards(store.records)
     results = Results(store.records)
     attempts = DailyAttempts(store.records, boards, clock)
@@ -170,16 +175,19 @@ def assemble(
         metrics=metrics,
         clock=clock,
     )
+    races = Races(games, race_updates, settings, analysis, clock_ms)
     return Parts(
         analysis=analysis,
         games=games,
-        races=Races(games, race_updates, settings, analysis, clock_ms),
+        races=races,
         players=players,
         boards=boards,
         results=results,
         careers=careers,
         daily=Daily(games, players, attempts, analysis, careers),
         hints=Hints(games, analysis, players),
+        ratings=ratings,
+        pairing=Pairing(store, races.lobby, players, ratings, settings, clock_ms),
     )
 
 
@@ -202,9 +210,11 @@ def create_app(
         for name in Parts.__slots__:
             setattr(app.state, name, getattr(parts, name))
         parts.analysis.start_refilling(DAILY_MODES)
+        parts.pairing.start()
         try:
             yield
         finally:
+            await parts.pairing.close()
             await parts.analysis.close()
             await parts.games.close()
             await parts.races.close()

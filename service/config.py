@@ -103,6 +103,22 @@ class Settings(BaseSettings):
     board_min_games: int = Field(
         5, ge=0, description="Counted games an account needs before it stands on public boards."
     )
+    rating_provisional_games: int = Field(
+        10, ge=0, description="Rated races a player needs in a mode before the rating is firm."
+    )
+    pairing_wave_seconds: float = Field(
+        0.5, gt=0, description="How often waiting seekers are paired (seconds)."
+    )
+    pairing_window: int = Field(
+        100, ge=0, description="Rating gap two seekers may have when both have just asked."
+    )
+    pairing_window_growth: int = Field(
+        50, ge=0, description="Rating points the window widens by each second a seeker waits."
+    )
+    pairing_seek_seconds: int = Field(
+        30, gt=0, description="A seek nobody renews (its socket or polls gone) is dropped then."
+    )
+    pairing_time_limit_seconds: int = Field(900, ge=30, description="Time limit of a paired race.")
     players_per_hour: int = Field(
         30, gt=0, description="Players one client address may create in an hour."
     )

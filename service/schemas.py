@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 from . import protocol
 from .openapi import openapi_document
 from .protocol import games as protocol_games
+from .protocol import pairing as protocol_pairing
 from .protocol import players as protocol_players
 from .protocol import races as protocol_races
 from .protocol import ws as protocol_ws
@@ -39,6 +40,7 @@ _REST_REQUESTS: list[type[BaseModel]] = [
     protocol_races.JoinRaceRequest,
     protocol_races.ReadyRequest,
     *protocol_players.REST_REQUESTS,
+    *protocol_pairing.REST_REQUESTS,
 ]
 _REST_RESPONSES: list[type[BaseModel]] = [
     protocol_games.CreatedGame,
@@ -55,6 +57,7 @@ _REST_RESPONSES: list[type[BaseModel]] = [
     protocol_races.RaceJoined,
     protocol_races.RaceResponse,
     *protocol_players.REST_RESPONSES,
+    *protocol_pairing.REST_RESPONSES,
 ]
 
 

@@ -356,3 +356,11 @@ def test_floods_benchmark_reports_its_metrics() -> None:
     figures = run_benchmark("floods.py")
     for metric in ("floods.healthz_p99_ratio", "floods.orphan_cpu_s", "floods.departed_cpu_s"):
         assert figures[metric]["unit"] in {"1", "s"}, metric
+
+
+def test_pairing_benchmark_reports_its_metrics() -> None:
+    for extra in ((), ("--redis",)):
+        figures = run_benchmark("pairing.py", *extra)
+        assert figures["pairing.races_not_of_two"]["value"] == 0
+        assert figures["pairing.paired"]["value"] >= figures["pairing.seekers"]["value"] - 1
+        assert "pairing.p99_ms" in figures

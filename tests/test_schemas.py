@@ -23,6 +23,7 @@ from referencing import Registry, Resource
 
 from service import protocol
 from service.protocol import games as protocol_games
+from service.protocol import pairing as protocol_pairing
 from service.protocol import players as protocol_players
 from service.protocol import races as protocol_races
 from service.protocol import ws as protocol_ws
@@ -75,7 +76,14 @@ def pydantic_adapters() -> dict[str, TypeAdapter[Any]]:
         "action.json": protocol.ACTION_INPUT,
         "public-state.json": TypeAdapter(protocol.PublicState),
     }
-    modules = [protocol, protocol_games, protocol_races, protocol_players, protocol_ws]
+    modules = [
+        protocol,
+        protocol_games,
+        protocol_races,
+        protocol_players,
+        protocol_pairing,
+        protocol_ws,
+    ]
     for value in [value for module in modules for value in vars(module).values()]:
         if isinstance(value, type) and issubclass(value, BaseModel):
             name = f"rest/{kebab(value.__name__)}.json"

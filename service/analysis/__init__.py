@@ -195,6 +195,17 @@ class Analysis:
                 )
             await asyncio.sleep(0.1)
 
+    async def take_winnable_now(self, mode: engine.Mode) -> engine.GameCode | None:
+        """A certified deal of ``mode`` if one is ready, without waiting; None otherwise
+        (and for a mode the solver cannot certify)."""
+        if mode.game.settings_refusal(mode.draw, mode.scoring) is not None:
+            return None
+        if not can_certify(mode):
+            return None
+        self.start_refilling((mode,))
+        code = await from_store(self.records.queue_pop(f"winnable:{mode}"))
+        return None if code is None else engine.GameCode.parse(code)
+
     async def certified(self, game_id: str) -> bool:
         return await from_store(self.records.get(f"certified:{game_id}")) is not None
 

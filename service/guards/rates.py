@@ -1,7 +1,7 @@
 """Cheap refusals of HTTP clients that ask too much: token buckets per client address.
 
 Two limits are kept per client address (the peer address of the TCP connection; behind
-a reverse proxy every client shares the proxy's): writes (every ``POST``) and changes
+a reverse proxy every client shares the proxy's): writes (every ``POST`` and ``DELETE``) and changes
 pages (``GET /games/{id}/changes``, the one read whose cost grows with a game's
 history). A refused request is answered 429 before its body is read or its route runs.
 
@@ -120,7 +120,7 @@ class RateLimits:
         await self.app(scope, receive, send)
 
     def _limit_of(self, scope: Scope) -> tuple[str, AddressBuckets | None]:
-        if scope["method"] == "POST":
+        if scope["method"] in ("POST", "DELETE"):
             return "write", self.writes
         path: str = scope["path"]
         if scope["method"] == "GET" and path.startswith("/games/") and path.endswith("/changes"):

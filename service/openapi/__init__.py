@@ -32,6 +32,7 @@ from ..protocol.races import (
 )
 from .common import ERROR_STATUS
 from .games import game_paths
+from .pairing import PAIRING_MODELS, pairing_paths
 from .players import PLAYER_MODELS, player_paths
 from .races import race_paths
 from .service import service_paths
@@ -74,7 +75,7 @@ BEARER = (
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
-    models: list[type[BaseModel]] = [*_MODELS, *PLAYER_MODELS]
+    models: list[type[BaseModel]] = [*_MODELS, *PLAYER_MODELS, *PAIRING_MODELS]
     _, defs = models_json_schema(
         [(m, "serialization") for m in models] + [(m, "validation") for m in models],
         ref_template="#/components/schemas/{model}",
@@ -99,5 +100,6 @@ def openapi_document() -> dict[str, Any]:
             **race_paths(),
             **service_paths(),
             **player_paths(),
+            **pairing_paths(),
         },
     }

@@ -68,6 +68,8 @@ ERROR_STATUS: dict[ErrorCode, int] = {
     ErrorCode.DAILY_RUNNING: 403,
     ErrorCode.DAILY_ATTEMPT_USED: 409,
     ErrorCode.ALREADY_IN_RACE: 409,
+    ErrorCode.ALREADY_SEEKING: 409,
+    ErrorCode.NOT_YOUR_SEEK: 403,
     ErrorCode.WINNABLE_POOL_EMPTY: 503,
     ErrorCode.WINNABLE_NOT_OFFERED: 422,
     ErrorCode.HINTS_NOT_ALLOWED: 403,

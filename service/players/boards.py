@@ -19,7 +19,7 @@ from . import name_key
 MAX_TOP = 100
 MAX_AROUND = 25
 MAX_OFFSET = 1_000_000_000
-ALL_TIME_KINDS = ("best-time", "streak")
+ALL_TIME_KINDS = ("best-time", "streak", "rating")
 
 
 def check_paging(top: int, around: int, offset: int) -> None:
@@ -95,17 +95,21 @@ class Boards:
     async def all_time(
         self, board: str, you: str | None, top: int, around: int, offset: int = 0
     ) -> dict[str, Any]:
-        """``best-time.<mode>`` (ms) or ``streak.<mode>`` (longest win streak)."""
+        """``best-time.<mode>`` (ms), ``streak.<mode>`` (longest win streak) or
+        ``rating.<mode>`` (the rating, rounded: ``ratings``)."""
         kind, _, mode = board.partition(".")
         if kind not in ALL_TIME_KINDS or engine.Mode.find(mode, engine.Mode.all()) is None:
             raise ServiceError(
                 ErrorCode.NOT_FOUND,
                 404,
-                "boards are best-time.<mode> and streak.<mode>, mode one of "
+                "boards are best-time.<mode>, streak.<mode> and rating.<mode>, mode one of "
                 + ", ".join(map(str, engine.Mode.all())),
             )
         view = await self.view(f"{kind}:{mode}", you, top, around, offset)
         view["board"] = board
         for row in rows(view):
-            row["value"] = int(-row["score"]) if kind == "streak" else int(row["score"])
+            if kind == "rating":
+                row["value"] = round(-row["score"])
+            else:
+                row["value"] = int(-row["score"]) if kind == "streak" else int(row["score"])
         return view

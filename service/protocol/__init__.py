@@ -290,6 +290,9 @@ class Problem(Model):
     retry_after: int | None = Field(
         None, description="For `rate_limited`: seconds to wait (also the `Retry-After` header)."
     )
+    seek_id: str | None = Field(
+        None, description="For `already_seeking`: your seek already waiting in the mode."
+    )
 
 
 class Health(Model):

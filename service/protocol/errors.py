@@ -38,6 +38,8 @@ class ErrorCode(StrEnum):
     DAILY_RUNNING = "daily_running"
     DAILY_ATTEMPT_USED = "daily_attempt_used"
     ALREADY_IN_RACE = "already_in_race"
+    ALREADY_SEEKING = "already_seeking"
+    NOT_YOUR_SEEK = "not_your_seek"
     WINNABLE_POOL_EMPTY = "winnable_pool_empty"
     WINNABLE_NOT_OFFERED = "winnable_not_offered"
     HINTS_NOT_ALLOWED = "hints_not_allowed"

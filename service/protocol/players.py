@@ -56,10 +56,25 @@ class DailyPlayRequest(ClientModel):
     )
 
 
+class ModeRating(Model):
+    """A player's rating in one mode, from rated races (docs/ratings.md)."""
+
+    rating: int = Field(description="Starts at 1500; higher is stronger.")
+    deviation: int = Field(description="How unsure the rating still is; starts at 500.")
+    games: int = Field(description="Rated races played in the mode.")
+    provisional: bool = Field(
+        description="Fewer rated races than the server asks for a firm rating "
+        "(`RATING_PROVISIONAL_GAMES`): kept off the `rating.<mode>` board."
+    )
+
+
 class PlayerView(Model):
     player_id: PlayerId
     name: str
     created_at: int = Field(description="Server time (ms since the epoch).")
+    ratings: dict[str, ModeRating] | None = Field(
+        None, description="`GET /players/me` only: your rating per mode such as `DS.D1N`."
+    )
 
 
 class PlayerCreated(PlayerView):
@@ -146,6 +161,9 @@ class PlayerStats(Model):
     boards: BoardStanding | None = Field(
         None, description="Your own statistics only: whether you stand on public boards."
     )
+    ratings: dict[str, ModeRating] = Field(
+        description="Rating per mode in which the player finished a rated race."
+    )
 
 
 class DailyChallenge(Model):
@@ -185,7 +203,8 @@ class BoardRow(Model):
     score: float = Field(
         description=(
             "The board's sort key, lowest first. `best-time.<mode>`: the time in ms."
-            " `streak.<mode>`: minus the streak. Daily boards: won, `time_ms` x 100000 +"
+            " `streak.<mode>`: minus the streak. `rating.<mode>`: minus the rating."
+            " Daily boards: won, `time_ms` x 100000 +"
             " `moves`; not won, 10^14 + cards not on the foundations x 100000 + `moves`."
             " Points (Normal or Vegas) rank on no board."
         )
@@ -195,7 +214,7 @@ class BoardRow(Model):
         description=(
             "All-time boards, what they rank: `best-time.<mode>` the best time in ms (lower"
             " is better), `streak.<mode>` the longest streak of games won in a row (higher"
-            " is better)."
+            " is better), `rating.<mode>` the rating, rounded (higher is better)."
         ),
     )
     won: bool | None = None

@@ -25,6 +25,11 @@ class CreateRaceRequest(ClientModel):
     max_players: Annotated[int, Field(ge=2, le=8), WHOLE] = 4
     time_limit_seconds: Annotated[int, Field(ge=30, le=86400), WHOLE] | None = None
     winnable: StrictBool = Field(False, description="Deal one the solver has won (a secret deal).")
+    rated: StrictBool = Field(
+        False,
+        description="Finishing updates the ratings of every player who joined with a player "
+        "token (docs/ratings.md). Needs the host's player token.",
+    )
 
 
 class JoinRaceRequest(ClientModel):
@@ -72,10 +77,30 @@ class RankingEntry(Model):
     moves: int
 
 
+class RatingChange(Model):
+    """What a rated race did to one player's rating in its mode (docs/ratings.md)."""
+
+    player_id: str = Field(description="The player's id in the race.")
+    rank: int = Field(description="Place for the rating: equal for players the race order ties.")
+    verified: bool = Field(
+        description="False: the game was played faster than a person plays, and counted as "
+        "the last place."
+    )
+    rating: float = Field(description="The rating after the race.")
+    change: float = Field(description="What the race added to the rating (negative: lost).")
+    deviation: float = Field(description="The rating's deviation after the race.")
+    deviation_before: float
+
+
 class RaceResult(Model):
     code: str = Field(description="The deal's game code, published once the race is over.")
     ranking: list[RankingEntry]
     records: dict[str, str] = Field(description="Player id -> game record (code and actions).")
+    ratings: list[RatingChange] | None = Field(
+        None,
+        description="A rated race's rating changes, one per player who brought a player "
+        "token; null when fewer than two did.",
+    )
 
 
 class RaceView(Model):
@@ -97,6 +122,7 @@ class RaceView(Model):
     players: list[RacePlayer]
     result: RaceResult | None
     rematch_race_id: str | None
+    rated: bool = Field(description="Finishing updates the players' ratings.")
 
 
 class You(Model):

@@ -27,6 +27,7 @@ from . import (
     Rejection,
     RequestId,
 )
+from .pairing import Opponent, PairingMode, SeekId, SeekView
 from .races import RaceId, RaceView, You
 from .strict import JsonInt, VersionNumber
 
@@ -147,6 +148,27 @@ class PongMessage(Model):
     id: RequestId | None = None
 
 
+class SeekAnswer(Model):
+    """The answer to `seek` and to `cancel_seek`: the seek as it stands."""
+
+    type: Literal["seek"]
+    id: RequestId
+    seek: SeekView
+
+
+class PairedMessage(Model):
+    """A seek of this connection was paired: the race and your seat, sent once. Watch the
+    race with `player_token` (`watch_race`); its countdown is already running."""
+
+    type: Literal["paired"]
+    seek_id: SeekId
+    race_id: RaceId
+    game_id: GameId
+    player_id: str
+    player_token: str = Field(description="Your race token, also your game's token.")
+    opponent: Opponent
+
+
 ServerMessage = Annotated[
     WelcomeMessage
     | SubscribedMessage
@@ -158,7 +180,9 @@ ServerMessage = Annotated[
     | PongMessage
     | HintAnswer
     | RaceMessage
-    | RaceProgressMessage,
+    | RaceProgressMessage
+    | SeekAnswer
+    | PairedMessage,
     Field(discriminator="type"),
 ]
 
@@ -258,6 +282,24 @@ class PingMessage(ClientModel):
     id: RequestId | None = None
 
 
+class SeekMessage(ClientModel):
+    """Ask to race now in `mode` (quick pairing), with your player token. The seek lives
+    while this connection does: closing it cancels the seek."""
+
+    type: Literal["seek"]
+    id: RequestId
+    mode: PairingMode
+    token: str = Field(min_length=1, max_length=128, description="Your player token.")
+
+
+class CancelSeekMessage(ClientModel):
+    """Cancel a seek of this connection."""
+
+    type: Literal["cancel_seek"]
+    id: RequestId
+    seek_id: SeekId
+
+
 ClientMessage = Annotated[
     HelloMessage
     | SubscribeMessage
@@ -269,7 +311,9 @@ ClientMessage = Annotated[
     | PingMessage
     | WatchRaceMessage
     | UnwatchRaceMessage
-    | RaceCommandMessage,
+    | RaceCommandMessage
+    | SeekMessage
+    | CancelSeekMessage,
     Field(discriminator="type"),
 ]
 

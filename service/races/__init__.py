@@ -56,6 +56,8 @@ class Races:
             view = await updates.view(doc)
         else:
             view = await updates.view(doc, progress=progress)
+            # What an instance that stopped after saving the result left undone.
+            await updates.apply_ratings(doc)
         response: dict[str, Any] = {"race": view}
         if token is not None:
             response["you"] = you(find_player(doc, token))

@@ -93,7 +93,12 @@ class RaceLobby:
         max_players: int,
         time_limit_seconds: int | None,
         winnable: bool = False,
+        rated: bool = False,
     ) -> dict[str, Any]:
+        if rated and not account:
+            raise ServiceError(
+                ErrorCode.UNAUTHORIZED, 401, "a rated race needs its host's player token"
+            )
         if max_players > self.settings.max_race_players:
             raise ServiceError(
                 ErrorCode.BAD_MESSAGE,
@@ -111,6 +116,7 @@ class RaceLobby:
             players=[player],
             host=player.player_id,
             winnable=winnable,
+            rated=rated,
         )
         await self._create_games(doc, [player])
         return await self._joined(doc, player, token)
@@ -127,11 +133,13 @@ class RaceLobby:
         host: str,
         previous: str | None = None,
         winnable: bool = False,
+        rated: bool = False,
+        code: engine.GameCode | None = None,
     ) -> RaceDocument:
         try:
-            if winnable:
+            if code is None and winnable:
                 code = await self.analysis.take_winnable(engine.Mode.named(game, draw, scoring))
-            else:
+            elif code is None:
                 code = engine.GameCode.random_secret(
                     engine.GameKind(game), draw, engine.Scoring(scoring)
                 )
@@ -158,6 +166,7 @@ class RaceLobby:
                 previous_race_id=previous,
                 rematch_race_id=None,
                 winnable=winnable,
+                rated=rated,
             )
             created = await from_store(
                 self.store.create_race(StoredRace(race_id, 0, doc.to_json()), join_code),
@@ -282,6 +291,39 @@ class RaceLobby:
         await self.updates.after_start(doc)
         return await self.answer(doc, view, token)
 
+    async def create_paired(
+        self, mode: engine.Mode, seats: list[tuple[str, str, str]]
+    ) -> RaceDocument:
+        """A rated race of two seats (name, race token hash, player id) made by quick
+        pairing, its countdown running: a certified deal when one is ready, else a
+        secret one (both secret until the race is over)."""
+        certified = await self.analysis.take_winnable_now(mode)
+        code = certified or mode.random_secret()
+        players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
+        doc = await self._create(
+            game=mode.game.value,
+            draw=mode.draw,
+            scoring=mode.scoring.value,
+            max_players=2,
+            time_limit_seconds=self.settings.pairing_time_limit_seconds,
+            players=players,
+            host=players[0].player_id,
+            winnable=certified is not None,
+            rated=True,
+            code=code,
+        )
+        await self._create_games(doc, players)
+
+        def begin(found: RaceDocument, at: int) -> bool:
+            for player in found.players:
+                player.ready = True
+            self._start(found, at)
+            return True
+
+        doc, _ = await self.updates.update(doc.race_id, begin)
+        await self.updates.after_start(doc)
+        return doc
+
     def _start(self, doc: RaceDocument, at: int) -> None:
         doc.start_at = at + int(self.settings.race_countdown_seconds * 1000)
         if doc.time_limit_seconds:
@@ -310,6 +352,7 @@ class RaceLobby:
                 host=doc.host,
                 previous=race_id,
                 winnable=doc.winnable,
+                rated=doc.rated,
             )
             await self._create_games(new_doc, players)
 

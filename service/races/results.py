@@ -119,4 +119,5 @@ def public_view(doc: RaceDocument, at: int, progress: dict[str, dict[str, Any]])
         "players": players,
         "result": doc.result if race_status == "finished" else None,
         "rematch_race_id": doc.rematch_race_id,
+        "rated": doc.rated,
     }

@@ -20,6 +20,7 @@ import orjson
 from .. import engine
 from ..errors import ServiceError, StoreRefusal, from_store
 from ..games.hooks import RaceRead
+from ..players.ratings import Ratings
 from ..protocol import ErrorCode
 from ..store import CommitStatus, Store, StoreUnavailable, race_topic
 from ..store.race_document import RaceDocument
@@ -43,8 +44,15 @@ def figures(standing: engine.Standing) -> dict[str, Any]:
 
 
 class RaceUpdates:
-    def __init__(self, store: Store, refusal: StoreRefusal, clock: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        refusal: StoreRefusal,
+        clock: Callable[[], int],
+        ratings: Ratings,
+    ) -> None:
         self.store = store
+        self.ratings = ratings
         # The games layer's answer to an unreachable store: races meet the same outages.
         self.refusal = refusal
         # Milliseconds of server time.
@@ -144,6 +152,8 @@ class RaceUpdates:
             progress, actions, _ = await self.progress(doc, wants_result, known)
             if wants_result:
                 doc.result = race_result(doc, progress, actions)
+                if doc.rated:
+                    doc.result["ratings"] = await self._rating_outcome(doc)
             view = await self.view(doc, at, progress)
             message = {
                 "type": "race",
@@ -175,7 +185,25 @@ class RaceUpdates:
             ),
             earlier=earlier,
         )
+        if saved and doc.result is not None and doc.result.get("ratings"):
+            await self.apply_ratings(doc)
         return doc, view if saved else None
+
+    async def _rating_outcome(self, doc: RaceDocument) -> list[dict[str, Any]] | None:
+        assert doc.result is not None
+        seats = [(p.player_id, p.account, p.game_id) for p in doc.players if p.account]
+        mode = str(engine.Mode.named(doc.game, doc.draw, doc.scoring))
+        return await self.ratings.outcome(mode, seats, doc.result["ranking"])
+
+    async def apply_ratings(self, doc: RaceDocument) -> None:
+        """Applies a finished rated race's outcome to its players' ratings: done once
+        per player whoever calls it and however often (``Ratings.apply``), so every
+        reader of the finished race may call it to finish what a stopped instance left."""
+        changes = (doc.result or {}).get("ratings") or []
+        accounts = {p.player_id: p.account for p in doc.players}
+        mode = str(engine.Mode.named(doc.game, doc.draw, doc.scoring))
+        for change in changes:
+            await self.ratings.apply(doc.race_id, mode, accounts[change["player_id"]], change)
 
     async def progress(
         self,

@@ -7,6 +7,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from ..ws import websocket_endpoint
 from .games import GAME_ROUTES
 from .hints import HINT_ROUTES
+from .pairing import PAIRING_ROUTES
 from .players import PLAYER_ROUTES
 from .races import RACE_ROUTES
 from .service import INDEX_ROUTES, SERVICE_ROUTES
@@ -19,4 +20,5 @@ ROUTES: list[BaseRoute] = [
     WebSocketRoute("/ws", websocket_endpoint),
     *PLAYER_ROUTES,
     *HINT_ROUTES,
+    *PAIRING_ROUTES,
 ]

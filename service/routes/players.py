@@ -15,6 +15,7 @@ from ..players import Players, clean_name
 from ..players.boards import Boards, check_paging
 from ..players.careers import Careers
 from ..players.daily import Daily
+from ..players.ratings import Ratings
 from ..players.stats import Results, public_stats
 from ..protocol import ErrorCode
 from ..protocol.players import CreatePlayerRequest, DailyPlayRequest, LinkRequest, RenameRequest
@@ -64,8 +65,14 @@ async def create_player(request: Request) -> Response:
     return json_response(created, 201, {"location": "/players/me"})
 
 
+def _ratings(request: Request) -> Ratings:
+    ratings: Ratings = request.app.state.ratings
+    return ratings
+
+
 async def get_me(request: Request) -> Response:
-    return json_response(await _players(request).me(bearer_token(request)))
+    me = await _players(request).me(bearer_token(request))
+    return json_response({**me, "ratings": await _ratings(request).of(me["player_id"])})
 
 
 async def rename_me(request: Request) -> Response:
@@ -104,6 +111,7 @@ async def my_stats(request: Request) -> Response:
             "name": player.name,
             **public_stats(doc, own=True),
             "boards": {"eligible": refusal is None, "reason": refusal},
+            "ratings": await _ratings(request).of(player.player_id),
         }
     )
 
@@ -112,7 +120,10 @@ async def player_stats(request: Request) -> Response:
     player = await _players(request).load(request.path_params["player_id"])
     results: Results = request.app.state.results
     stats = await results.stats(player.player_id)
-    return json_response({"player_id": player.player_id, "name": player.name, **stats})
+    ratings = await _ratings(request).of(player.player_id)
+    return json_response(
+        {"player_id": player.player_id, "name": player.name, **stats, "ratings": ratings}
+    )
 
 
 async def daily_overview(request: Request) -> Response:

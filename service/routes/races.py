@@ -37,6 +37,7 @@ async def create_race(request: Request) -> Response:
         max_players=body.max_players,
         time_limit_seconds=body.time_limit_seconds,
         winnable=body.winnable,
+        rated=body.rated,
     )
     return json_response(joined, 201, {"location": f"/races/{joined['race_id']}"})
 

@@ -12,6 +12,7 @@ from typing import NamedTuple, Protocol
 
 from ..config import Settings
 from .records import Records
+from .seeks import Seeks
 
 
 class StoreUnavailable(Exception):
@@ -132,6 +133,8 @@ class Store(ABC):
 
     # Players' documents, boards and single-use keys, kept by the same backend.
     records: Records
+    # The pool of quick pairing.
+    seeks: Seeks
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -21,6 +21,7 @@ from .base import (
     read_log_entry,
 )
 from .records import MemoryRecords
+from .seeks import MemorySeeks
 
 # Expired games are swept on create, at most this often (seconds).
 _SWEEP_INTERVAL = 60.0
@@ -52,6 +53,7 @@ class MemoryStore(Store):
         self._join_codes: dict[str, str] = {}
         self._tallies: dict[str, tuple[int, float]] = {}
         self.records = MemoryRecords()
+        self.seeks = MemorySeeks()
         self._last_sweep = now()
 
     @property

@@ -2,8 +2,8 @@
 
 ``RaceDocument`` reads and writes that JSON field for field, keys in the order they have
 always been written; a key that older documents may lack reads as the value it stood
-for, and a key written only once it means something (``watches``, ``announced``,
-``result``) stays absent until then. What the fields mean for a race (its status, its
+for, and a key written only once it means something (``watches``, ``rated``,
+``announced``, ``result``) stays absent until then. What the fields mean for a race (its status, its
 view, its ranking) is the business of ``service.races``; the type lives here, beside
 ``StoredRace``, because ``games`` hands a race read back to the races unchanged and may
 not import them.
@@ -106,6 +106,8 @@ class RaceDocument:
     previous_race_id: str | None = None
     rematch_race_id: str | None = None
     winnable: bool = False
+    # Finishing updates the ratings of the players who brought a player token.
+    rated: bool = False
     # Saved once the countdown is over, so that clients see the race flip to running.
     announced: bool = False
     # The ranking, the code and the records, once the race is over.
@@ -132,6 +134,7 @@ class RaceDocument:
             previous_race_id=data.get("previous_race_id"),
             rematch_race_id=data.get("rematch_race_id"),
             winnable=data.get("winnable", False),
+            rated=data.get("rated", False),
             announced=data.get("announced", False),
             result=data.get("result"),
         )
@@ -156,6 +159,8 @@ class RaceDocument:
             "rematch_race_id": self.rematch_race_id,
             "winnable": self.winnable,
         }
+        if self.rated:
+            data["rated"] = True
         if self.announced:
             data["announced"] = True
         if self.result is not None:

@@ -46,6 +46,7 @@ from .redis_layout import (
 )
 from .redis_races import RedisRaces
 from .redis_records import RedisRecords
+from .redis_seeks import RedisSeeks
 from .redis_watchers import Watchers
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class RedisStore(Store):
         self._feed = clients.feed
         self._run = clients.run
         self.records = RedisRecords(self._redis)
+        self.seeks = RedisSeeks(self._redis)
         self._races = RedisRaces(self._redis, self._run, settings)
         self._tally = self._redis.register_script(redis_once.TALLY)
         self._admit = self._redis.register_script(redis_once.ADMIT)

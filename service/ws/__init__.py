@@ -8,15 +8,19 @@ gap or a repeat (what it missed is read and sent by ``pages``).
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from ..config import Settings
 from ..games import Games
 from ..guards.rates import AddressBuckets
+from ..pairing import Pairing
 from ..races import Races
 from .commands import Commands
 from .frames import FrameGate, Outbox
 from .pump import Pump
+from .seeking import Seeking
 
 
 class Connection:
@@ -25,6 +29,7 @@ class Connection:
         websocket: WebSocket,
         games: Games,
         races: Races,
+        pairing: Pairing,
         settings: Settings,
         page_buckets: AddressBuckets | None = None,
     ) -> None:
@@ -32,7 +37,8 @@ class Connection:
         self.games = games
         self.outbox = Outbox(websocket, games.metrics)
         self.pump = Pump(self.outbox, games, races, settings, page_buckets)
-        self.commands = Commands(self.outbox, self.pump, settings)
+        self.seeking = Seeking(self.outbox, pairing)
+        self.commands = Commands(self.outbox, self.pump, self.seeking, settings)
         self.gate = FrameGate(self.outbox, settings, self.commands.handle)
 
     async def run(self) -> None:
@@ -53,8 +59,11 @@ class Connection:
             # The client left, possibly while an answer was being sent to it.
             pass
         finally:
+            # A task, so that the seeks are cancelled even when this is cancelled first.
+            self.leaving = asyncio.ensure_future(self.seeking.stop())
             try:
                 await self.pump.stop()
+                await asyncio.shield(self.leaving)
             finally:
                 metrics.connections.dec()
 
@@ -62,4 +71,6 @@ class Connection:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
     pages = getattr(state, "page_buckets", None)
-    await Connection(websocket, state.games, state.races, state.settings, pages).run()
+    await Connection(
+        websocket, state.games, state.races, state.pairing, state.settings, pages
+    ).run()

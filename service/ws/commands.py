@@ -18,12 +18,14 @@ from ..protocol import PROTOCOL_VERSION, ErrorCode, describe_validation_error, p
 from ..protocol.ws import (
     CLIENT_MESSAGE,
     ActionMessage,
+    CancelSeekMessage,
     ClientMessage,
     HelloMessage,
     HintMessage,
     PingMessage,
     RaceCommandMessage,
     ResignMessage,
+    SeekMessage,
     SubscribeMessage,
     UndoMessage,
     UnsubscribeMessage,
@@ -32,12 +34,14 @@ from ..protocol.ws import (
 )
 from .frames import Outbox, accepted, request_id_of, welcome
 from .pump import Pump, Subscription
+from .seeking import Seeking
 
 
 class Commands:
-    def __init__(self, outbox: Outbox, pump: Pump, settings: Settings) -> None:
+    def __init__(self, outbox: Outbox, pump: Pump, seeking: Seeking, settings: Settings) -> None:
         self.outbox = outbox
         self.pump = pump
+        self.seeking = seeking
         self.games = pump.games
         self.races = pump.races
         self.settings = settings
@@ -82,6 +86,10 @@ class Commands:
                 await self.race_command(message)
             elif isinstance(message, HintMessage):
                 await self.hint(message)
+            elif isinstance(message, SeekMessage):
+                await self.seeking.seek(message)
+            elif isinstance(message, CancelSeekMessage):
+                await self.seeking.cancel(message)
         except RuleRejected as exc:
             await outbox.send(
                 {

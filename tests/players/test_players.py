@@ -19,7 +19,8 @@ def test_a_player_is_a_name_and_a_token_shown_once(service: CheckedClient) -> No
     assert len(created["player_token"]) >= 43
     me = service.get("/players/me", headers=auth(created["player_token"]))
     assert me.status_code == 200
-    assert me.json() == {k: created[k] for k in ("player_id", "name", "created_at")}
+    shown = {k: created[k] for k in ("player_id", "name", "created_at")}
+    assert me.json() == {**shown, "ratings": {}}
     assert "player_token" not in me.text
 
 

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from service import engine, protocol
 from service.protocol import games as protocol_games
+from service.protocol import pairing as protocol_pairing
 from service.protocol import players as protocol_players
 from service.protocol import races as protocol_races
 from service.protocol import ws as protocol_ws
@@ -502,7 +503,7 @@ def request_models() -> list[type[BaseModel]]:
         for operation in item.values()
         if "requestBody" in operation
     }
-    modules = [protocol, protocol_games, protocol_races, protocol_players]
+    modules = [protocol, protocol_games, protocol_races, protocol_players, protocol_pairing]
     found = [
         value
         for module in modules

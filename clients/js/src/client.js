@@ -10,6 +10,7 @@ import { Http } from "./http.js";
 import { Race } from "./race.js";
 import { DailyApi } from "./rest/daily.js";
 import { GamesApi } from "./rest/games.js";
+import { PairingApi } from "./rest/pairing.js";
 import { PlayersApi } from "./rest/players.js";
 import { RacesApi } from "./rest/races.js";
 import { ServiceApi } from "./rest/service.js";
@@ -90,6 +91,8 @@ export class SolitaireClient extends Emitter {
     this.games = new GamesApi(this.http, this.tokens, nextId);
     /** Races: create, join, read, commands. */
     this.races = new RacesApi(this.http, this.tokens);
+    /** Quick pairing: ask to race now, read the seek, cancel it. */
+    this.pairing = new PairingApi(this.http, this.tokens);
     /** Players, link codes, statistics. */
     this.players = new PlayersApi(this.http, this.tokens);
     /** The daily challenge and the leaderboards. */

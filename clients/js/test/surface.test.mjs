@@ -11,6 +11,7 @@ import { test } from "node:test";
 import {
   DAILY_ROUTES,
   GAME_ROUTES,
+  PAIRING_ROUTES,
   PLAYER_ROUTES,
   RACE_ROUTES,
   SERVICE_ROUTES,
@@ -32,7 +33,14 @@ test("every operation of the OpenAPI document has its SDK call", async () => {
       }
     }
   }
-  const covered = [...GAME_ROUTES, ...RACE_ROUTES, ...PLAYER_ROUTES, ...DAILY_ROUTES, ...SERVICE_ROUTES];
+  const covered = [
+    ...GAME_ROUTES,
+    ...RACE_ROUTES,
+    ...PAIRING_ROUTES,
+    ...PLAYER_ROUTES,
+    ...DAILY_ROUTES,
+    ...SERVICE_ROUTES,
+  ];
   assert.equal(new Set(covered).size, covered.length, "a route is listed twice");
   const missing = [...documented].filter((r) => !covered.includes(r) && !NOT_FOR_FRONT_ENDS.has(r));
   const unknown = covered.filter((r) => !documented.has(r));
@@ -42,7 +50,7 @@ test("every operation of the OpenAPI document has its SDK call", async () => {
 
 test("the client's groups are the REST modules", () => {
   const client = new SolitaireClient({ url: "http://127.0.0.1:1" });
-  for (const group of ["games", "races", "players", "daily", "service"]) {
+  for (const group of ["games", "races", "pairing", "players", "daily", "service"]) {
     assert.equal(typeof client[/** @type {"games"} */ (group)], "object", group);
   }
   assert.equal(client.connection.url, "ws://127.0.0.1:1/ws");

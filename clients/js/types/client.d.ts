@@ -63,6 +63,8 @@ export class SolitaireClient extends Emitter<ClientEvents> {
     games: GamesApi;
     /** Races: create, join, read, commands. */
     races: RacesApi;
+    /** Quick pairing: ask to race now, read the seek, cancel it. */
+    pairing: PairingApi;
     /** Players, link codes, statistics. */
     players: PlayersApi;
     /** The daily challenge and the leaderboards. */
@@ -236,6 +238,7 @@ import { Http } from "./http.js";
 import { Connection } from "./connection.js";
 import { GamesApi } from "./rest/games.js";
 import { RacesApi } from "./rest/races.js";
+import { PairingApi } from "./rest/pairing.js";
 import { PlayersApi } from "./rest/players.js";
 import { DailyApi } from "./rest/daily.js";
 import { ServiceApi } from "./rest/service.js";

@@ -6,6 +6,7 @@ export { Race } from "./race.js";
 export { Tokens } from "./tokens.js";
 export { ROUTES as DAILY_ROUTES } from "./rest/daily.js";
 export { ROUTES as GAME_ROUTES } from "./rest/games.js";
+export { ROUTES as PAIRING_ROUTES } from "./rest/pairing.js";
 export { ROUTES as PLAYER_ROUTES } from "./rest/players.js";
 export { ROUTES as RACE_ROUTES } from "./rest/races.js";
 export { ROUTES as SERVICE_ROUTES } from "./rest/service.js";

@@ -13,10 +13,12 @@ from service.protocol import Change
 from service.protocol.ws import (
     ErrorMessage,
     HintAnswer,
+    PairedMessage,
     PongMessage,
     RaceMessage,
     RaceProgressMessage,
     ResultMessage,
+    SeekAnswer,
     ServerMessage,
     SnapshotMessage,
     SubscribedMessage,
@@ -38,6 +40,8 @@ AnyServerMessage = (
     | HintAnswer
     | RaceMessage
     | RaceProgressMessage
+    | SeekAnswer
+    | PairedMessage
 )
 SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 

@@ -33,6 +33,7 @@ from .rest_base import (
     new_request_id,
     websocket_url,
 )
+from .rest_pairing import PairingCalls
 from .rest_players import PlayerCalls
 from .rest_races import RaceCalls
 from .types import ActionLike, action_payload
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 
-class ServiceClient(PlayerCalls, RaceCalls):
+class ServiceClient(PlayerCalls, RaceCalls, PairingCalls):
     """Async client for the REST API.
 
     The game and race tokens returned by :meth:`create_game`, :meth:`create_race` and

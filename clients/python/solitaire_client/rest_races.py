@@ -33,8 +33,10 @@ class RaceCalls(RestBase):
         scoring: ScoringMode = "normal",
         max_players: int = 4,
         time_limit_seconds: int | None = None,
+        rated: bool = False,
     ) -> RaceJoined:
-        """A new race with you as its host; share ``join_code`` with the other players."""
+        """A new race with you as its host; share ``join_code`` with the other players.
+        ``rated`` (with this client's player token): finishing updates the ratings."""
         body = CreateRaceRequest(
             name=name,
             game=game,
@@ -42,6 +44,7 @@ class RaceCalls(RestBase):
             scoring=scoring,
             max_players=max_players,
             time_limit_seconds=time_limit_seconds,
+            rated=rated,
         )
         response = await self._request("POST", "/races", body=body, token=self.player_token)
         return self._remember_race(self._parse(RaceJoined, response))

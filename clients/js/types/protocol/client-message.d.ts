@@ -11,7 +11,9 @@ export type ClientMessage =
   | PingMessage
   | WatchRaceMessage
   | UnwatchRaceMessage
-  | RaceCommandMessage;
+  | RaceCommandMessage
+  | SeekMessage
+  | CancelSeekMessage;
 
 export interface HelloMessage {
   type: "hello";
@@ -176,4 +178,31 @@ export interface RaceCommandMessage {
   id: string;
   race_id: string;
   command: "ready" | "unready" | "start" | "resign" | "rematch";
+}
+/**
+ * Ask to race now in `mode` (quick pairing), with your player token. The seek lives
+ * while this connection does: closing it cancels the seek.
+ */
+export interface SeekMessage {
+  type: "seek";
+  /**
+   * Client request id.
+   */
+  id: string;
+  mode: "DS.D1N" | "DS.D3N" | "DS.D1V" | "DS.D3V" | "TF.D1N" | "TF.D3N";
+  /**
+   * Your player token.
+   */
+  token: string;
+}
+/**
+ * Cancel a seek of this connection.
+ */
+export interface CancelSeekMessage {
+  type: "cancel_seek";
+  /**
+   * Client request id.
+   */
+  id: string;
+  seek_id: string;
 }

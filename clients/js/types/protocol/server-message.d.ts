@@ -11,7 +11,9 @@ export type ServerMessage =
   | PongMessage
   | HintAnswer
   | RaceMessage
-  | RaceProgressMessage;
+  | RaceProgressMessage
+  | SeekAnswer
+  | PairedMessage;
 export type ErrorCode =
   | "bad_json"
   | "bad_message"
@@ -44,6 +46,8 @@ export type ErrorCode =
   | "daily_running"
   | "daily_attempt_used"
   | "already_in_race"
+  | "already_seeking"
+  | "not_your_seek"
   | "winnable_pool_empty"
   | "winnable_not_offered"
   | "hints_not_allowed"
@@ -458,6 +462,10 @@ export interface RaceView {
   players: RacePlayer[];
   result: RaceResult | null;
   rematch_race_id: string | null;
+  /**
+   * Finishing updates the players' ratings.
+   */
+  rated: boolean;
 }
 export interface RacePlayer {
   player_id: string;
@@ -498,6 +506,10 @@ export interface RaceResult {
   records: {
     [k: string]: string | undefined;
   };
+  /**
+   * A rated race's rating changes, one per player who brought a player token; null when fewer than two did.
+   */
+  ratings?: RatingChange[] | null;
 }
 export interface RankingEntry {
   rank: number;
@@ -510,6 +522,36 @@ export interface RankingEntry {
   score: number;
   score_display: string;
   moves: number;
+}
+/**
+ * What a rated race did to one player's rating in its mode (docs/ratings.md).
+ */
+export interface RatingChange {
+  /**
+   * The player's id in the race.
+   */
+  player_id: string;
+  /**
+   * Place for the rating: equal for players the race order ties.
+   */
+  rank: number;
+  /**
+   * False: the game was played faster than a person plays, and counted as the last place.
+   */
+  verified: boolean;
+  /**
+   * The rating after the race.
+   */
+  rating: number;
+  /**
+   * What the race added to the rating (negative: lost).
+   */
+  change: number;
+  /**
+   * The rating's deviation after the race.
+   */
+  deviation: number;
+  deviation_before: number;
 }
 /**
  * Private to one player: who you are and which game is yours.
@@ -531,4 +573,77 @@ export interface RaceProgressMessage {
   score_display: string;
   moves: number;
   server_time: number;
+}
+/**
+ * The answer to `seek` and to `cancel_seek`: the seek as it stands.
+ */
+export interface SeekAnswer {
+  type: "seek";
+  /**
+   * Client request id.
+   */
+  id: string;
+  seek: SeekView;
+}
+/**
+ * A seek as its player reads it.
+ */
+export interface SeekView {
+  seek_id: string;
+  mode: "DS.D1N" | "DS.D3N" | "DS.D1V" | "DS.D3V" | "TF.D1N" | "TF.D3N";
+  status: "waiting" | "paired" | "cancelled";
+  /**
+   * Your rating in the mode when you asked.
+   */
+  rating: number;
+  /**
+   * Server time (ms) you asked.
+   */
+  since: number;
+  /**
+   * Once `paired`: the race and your seat.
+   */
+  race: PairedRace | null;
+}
+/**
+ * The race a seek was paired into, and your seat in it.
+ */
+export interface PairedRace {
+  race_id: string;
+  /**
+   * Your game in the race.
+   */
+  game_id: string;
+  /**
+   * Your id in the race.
+   */
+  player_id: string;
+  /**
+   * Your race token (also your game's token). Computed from the player token that asked, so null when the seek is read with another of your player tokens.
+   */
+  player_token: string | null;
+  opponent: Opponent;
+}
+export interface Opponent {
+  name: string;
+  /**
+   * The opponent's rating in the mode when they asked.
+   */
+  rating: number;
+}
+/**
+ * A seek of this connection was paired: the race and your seat, sent once. Watch the
+ * race with `player_token` (`watch_race`); its countdown is already running.
+ */
+export interface PairedMessage {
+  type: "paired";
+  seek_id: string;
+  race_id: string;
+  game_id: string;
+  player_id: string;
+  /**
+   * Your race token, also your game's token.
+   */
+  player_token: string;
+  opponent: Opponent;
 }

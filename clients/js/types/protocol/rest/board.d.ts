@@ -39,11 +39,11 @@ export interface BoardRow {
   player_id: string;
   name: string;
   /**
-   * The board's sort key, lowest first. `best-time.<mode>`: the time in ms. `streak.<mode>`: minus the streak. Daily boards: won, `time_ms` x 100000 + `moves`; not won, 10^14 + cards not on the foundations x 100000 + `moves`. Points (Normal or Vegas) rank on no board.
+   * The board's sort key, lowest first. `best-time.<mode>`: the time in ms. `streak.<mode>`: minus the streak. `rating.<mode>`: minus the rating. Daily boards: won, `time_ms` x 100000 + `moves`; not won, 10^14 + cards not on the foundations x 100000 + `moves`. Points (Normal or Vegas) rank on no board.
    */
   score: number;
   /**
-   * All-time boards, what they rank: `best-time.<mode>` the best time in ms (lower is better), `streak.<mode>` the longest streak of games won in a row (higher is better).
+   * All-time boards, what they rank: `best-time.<mode>` the best time in ms (lower is better), `streak.<mode>` the longest streak of games won in a row (higher is better), `rating.<mode>` the rating, rounded (higher is better).
    */
   value?: number | null;
   won?: boolean | null;

@@ -14,4 +14,8 @@ export interface CreateRaceRequest {
    * Deal one the solver has won (a secret deal).
    */
   winnable?: boolean;
+  /**
+   * Finishing updates the ratings of every player who joined with a player token (docs/ratings.md). Needs the host's player token.
+   */
+  rated?: boolean;
 }

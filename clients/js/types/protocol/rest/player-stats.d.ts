@@ -17,6 +17,12 @@ export interface PlayerStats {
    * Your own statistics only: whether you stand on public boards.
    */
   boards?: BoardStanding | null;
+  /**
+   * Rating per mode in which the player finished a rated race.
+   */
+  ratings: {
+    [k: string]: ModeRating | undefined;
+  };
 }
 /**
  * This interface was referenced by `PlayerStats`'s JSON-Schema
@@ -90,4 +96,28 @@ export interface BoardStanding {
    * Why not yet (account age, counted games), in English; null when eligible.
    */
   reason: string | null;
+}
+/**
+ * A player's rating in one mode, from rated races (docs/ratings.md).
+ *
+ * This interface was referenced by `PlayerStats`'s JSON-Schema
+ * via the `definition` "ModeRating".
+ */
+export interface ModeRating {
+  /**
+   * Starts at 1500; higher is stronger.
+   */
+  rating: number;
+  /**
+   * How unsure the rating still is; starts at 500.
+   */
+  deviation: number;
+  /**
+   * Rated races played in the mode.
+   */
+  games: number;
+  /**
+   * Fewer rated races than the server asks for a firm rating (`RATING_PROVISIONAL_GAMES`): kept off the `rating.<mode>` board.
+   */
+  provisional: boolean;
 }

@@ -36,6 +36,8 @@ export type ErrorCode =
   | "daily_running"
   | "daily_attempt_used"
   | "already_in_race"
+  | "already_seeking"
+  | "not_your_seek"
   | "winnable_pool_empty"
   | "winnable_not_offered"
   | "hints_not_allowed"
@@ -64,4 +66,8 @@ export interface Problem {
    * For `rate_limited`: seconds to wait (also the `Retry-After` header).
    */
   retry_after?: number | null;
+  /**
+   * For `already_seeking`: your seek already waiting in the mode.
+   */
+  seek_id?: string | null;
 }

@@ -39,6 +39,10 @@ export interface RaceView {
   players: RacePlayer[];
   result: RaceResult | null;
   rematch_race_id: string | null;
+  /**
+   * Finishing updates the players' ratings.
+   */
+  rated: boolean;
 }
 /**
  * This interface was referenced by `RaceResponse`'s JSON-Schema
@@ -87,6 +91,10 @@ export interface RaceResult {
   records: {
     [k: string]: string | undefined;
   };
+  /**
+   * A rated race's rating changes, one per player who brought a player token; null when fewer than two did.
+   */
+  ratings?: RatingChange[] | null;
 }
 /**
  * This interface was referenced by `RaceResponse`'s JSON-Schema
@@ -103,6 +111,39 @@ export interface RankingEntry {
   score: number;
   score_display: string;
   moves: number;
+}
+/**
+ * What a rated race did to one player's rating in its mode (docs/ratings.md).
+ *
+ * This interface was referenced by `RaceResponse`'s JSON-Schema
+ * via the `definition` "RatingChange".
+ */
+export interface RatingChange {
+  /**
+   * The player's id in the race.
+   */
+  player_id: string;
+  /**
+   * Place for the rating: equal for players the race order ties.
+   */
+  rank: number;
+  /**
+   * False: the game was played faster than a person plays, and counted as the last place.
+   */
+  verified: boolean;
+  /**
+   * The rating after the race.
+   */
+  rating: number;
+  /**
+   * What the race added to the rating (negative: lost).
+   */
+  change: number;
+  /**
+   * The rating's deviation after the race.
+   */
+  deviation: number;
+  deviation_before: number;
 }
 /**
  * Private to one player: who you are and which game is yours.

@@ -1,0 +1,96 @@
+"""Quick pairing's pool and the ratings, with every reply lost once: each write of the
+seeks and each rating update, sent twice because its first reply was lost after Redis
+applied it, is answered as if sent once and done once.
+
+The same calls run on the memory store, on Redis, and on Redis behind the fault proxy
+losing the first reply of every write (as ``test_store_once`` does for the rest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import orjson
+import pytest
+import redis
+
+from service.config import Settings
+from service.players.ratings import INITIAL_RATING, Ratings
+from service.store import Store, open_store
+from service.store.seeks import Seek
+from tests.faults.proxy import FaultPlan, FaultProxy
+from tests.support import RedisServer
+
+KINDS = ["memory", "redis", "redis losing every first reply"]
+
+
+@pytest.fixture(params=KINDS)
+async def store(
+    request: pytest.FixtureRequest, proxy: FaultProxy, fault_redis: RedisServer
+) -> AsyncIterator[Store]:
+    url = "memory://"
+    if request.param != "memory":
+        db = redis.Redis.from_url(fault_redis.url)
+        db.flushall()
+        db.close()
+        url = fault_redis.url
+    if request.param == "redis losing every first reply":
+        proxy.plan = FaultPlan(first_sends=True)
+        url = proxy.url
+    opened = open_store(Settings(store_url=url))
+    await opened.open()
+    try:
+        yield opened
+    finally:
+        await opened.close()
+        lost = proxy.plan.lost
+        proxy.plan = FaultPlan()
+    if request.param == "redis losing every first reply":
+        assert lost, "no reply was lost"
+
+
+def _seek(seek_id: str, player: str) -> Seek:
+    return Seek(seek_id, "TF.D1N", player, player.title(), 1500.0, 1_000, f"hash-{player}")
+
+
+async def test_seeks_are_added_paired_and_cancelled_once(store: Store) -> None:
+    seeks = store.seeks
+    ada, bob, cy = _seek("TF.D1N-a", "ada"), _seek("TF.D1N-b", "bob"), _seek("TF.D1N-c", "cy")
+    for seek in (ada, bob, cy):
+        assert await seeks.add(seek, 60) is None
+    # The same player again in the mode, while the first waits: refused, named.
+    assert await seeks.add(_seek("TF.D1N-a2", "ada"), 60) == "TF.D1N-a"
+    waiting = {s.seek_id for s in await seeks.waiting("TF.D1N")}
+    assert waiting == {"TF.D1N-a", "TF.D1N-b", "TF.D1N-c"}
+    seat = orjson.dumps({"race_id": "r1"}).decode()
+    assert await seeks.pair(ada, bob, seat, seat)
+    assert not await seeks.pair(ada, cy, seat, seat)  # ada is taken: nothing changes
+    assert [s.seek_id for s in await seeks.waiting("TF.D1N")] == ["TF.D1N-c"]
+    assert await seeks.cancel("TF.D1N-c", "cy") == "cancelled"
+    assert await seeks.cancel("TF.D1N-c", "cy") == "cancelled"
+    assert await seeks.cancel("TF.D1N-a", "ada") == "paired"
+    assert await seeks.cancel("TF.D1N-b", "ada") == "not_yours"
+    assert await seeks.waiting("TF.D1N") == []
+    paired = await seeks.get("TF.D1N-a")
+    assert paired is not None and paired.status == "paired" and paired.paired == {"race_id": "r1"}
+    # The next seek of a player remembers the last opponent.
+    assert await seeks.add(_seek("TF.D1N-a3", "ada"), 60) is None
+    again = await seeks.get("TF.D1N-a3")
+    assert again is not None and again.last_opponent == "bob"
+    assert await seeks.lock("TF.D1N", "one", 5_000)
+    assert not await seeks.lock("TF.D1N", "two", 5_000)
+    await seeks.unlock("TF.D1N", "one")
+    assert await seeks.lock("TF.D1N", "two", 5_000)
+
+
+async def test_a_race_moves_a_rating_once(store: Store) -> None:
+    ratings = Ratings(store, Settings(rating_provisional_games=1))
+    change = {"change": 100.0, "deviation": 450.0, "deviation_before": 500.0}
+    for _ in range(3):  # the race's outcome applied again: after a crash, by a reader
+        await ratings.apply("race-1", "TF.D1N", "ada", change)
+    standing = await ratings.standing("ada", "TF.D1N")
+    assert standing == {"rating": INITIAL_RATING + 100.0, "deviation": 450.0, "games": 1}
+    await ratings.apply("race-2", "TF.D1N", "ada", change)
+    assert (await ratings.of("ada"))["TF.D1N"]["games"] == 2
+    board = await store.records.board_range("rating:TF.D1N", 0, 10)
+    assert [(row.member, row.score) for row in board] == [("ada", -(INITIAL_RATING + 200.0))]

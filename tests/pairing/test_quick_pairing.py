@@ -1,0 +1,159 @@
+"""Quick pairing over REST and the WebSocket: a seek waits, a wave pairs it into a rated
+two-player race already counting down, both players are told at once; bad requests get
+a typed error and change nothing. Waves run when the test says (``wave``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from service.pairing.waves import Window, match
+from service.store.seeks import Seek
+from tests.players.conftest import new_player
+from tests.service.helpers import greet, recv, recv_until
+from tests.support import CheckedClient, auth, service_client
+
+
+@pytest.fixture
+def service(store_url: str) -> Iterator[CheckedClient]:
+    # Waves only when a test runs one.
+    with service_client(store_url, pairing_wave_seconds=3600) as client:
+        yield client
+
+
+def wave(service: CheckedClient) -> int:
+    assert service.portal is not None
+    pairing = service.app.state.pairing  # type: ignore[attr-defined]
+    made: int = service.portal.call(pairing.wave)
+    return made
+
+
+def seek(service: CheckedClient, player: dict[str, Any], mode: str = "TF.D1N") -> Any:
+    return service.post("/pairing/seeks", json={"mode": mode}, headers=auth(player["player_token"]))
+
+
+def poll(service: CheckedClient, player: dict[str, Any], seek_id: str) -> dict[str, Any]:
+    answer = service.get(f"/pairing/seeks/{seek_id}", headers=auth(player["player_token"]))
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()["seek"]
+    return found
+
+
+def test_two_seekers_are_paired_into_a_rated_race(service: CheckedClient) -> None:
+    ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    first = seek(service, ada)
+    assert first.status_code == 201, first.text
+    ada_seek = first.json()["seek"]
+    assert ada_seek["status"] == "waiting" and ada_seek["race"] is None
+    assert ada_seek["rating"] == 1500 and ada_seek["mode"] == "TF.D1N"
+    assert wave(service) == 0  # alone in the pool
+    bob_seek = seek(service, bob).json()["seek"]
+    assert wave(service) == 1
+    ada_now, bob_now = (
+        poll(service, ada, ada_seek["seek_id"]),
+        poll(service, bob, bob_seek["seek_id"]),
+    )
+    assert ada_now["status"] == bob_now["status"] == "paired"
+    assert ada_now["race"]["race_id"] == bob_now["race"]["race_id"]
+    assert ada_now["race"]["opponent"]["name"] == "Bob"
+    race_id = ada_now["race"]["race_id"]
+    # Each seat's race token reads the race as its player, and is that player's alone.
+    for mine in (ada_now, bob_now):
+        race = service.get(f"/races/{race_id}", headers=auth(mine["race"]["player_token"]))
+        assert race.status_code == 200, race.text
+        body = race.json()
+        assert body["you"]["player_id"] == mine["race"]["player_id"]
+        assert body["race"]["rated"] is True and body["race"]["status"] in ("countdown", "running")
+        assert body["race"]["max_players"] == 2
+    assert ada_now["race"]["player_token"] != bob_now["race"]["player_token"]
+    assert wave(service) == 0  # nobody paired twice
+    # Paired, so free to seek again.
+    assert seek(service, ada).status_code == 201
+
+
+def test_a_websocket_seeker_is_told_and_a_closed_socket_cancels(service: CheckedClient) -> None:
+    ada, bob, cy = (new_player(service, name) for name in ("Ada", "Bob", "Cy"))
+    with service.checked_websocket() as ws:
+        greet(ws)
+        ws.send_json({"type": "seek", "id": "s1", "mode": "DS.D1N", "token": ada["player_token"]})
+        answer = recv(ws)
+        assert answer["type"] == "seek" and answer["id"] == "s1", answer
+        assert answer["seek"]["status"] == "waiting"
+        bob_seek = seek(service, bob, "DS.D1N").json()["seek"]
+        assert wave(service) == 1
+        paired, _ = recv_until(ws, "paired")
+        assert paired["seek_id"] == answer["seek"]["seek_id"]
+        assert paired["race_id"] == poll(service, bob, bob_seek["seek_id"])["race"]["race_id"]
+        ws.send_json(
+            {
+                "type": "watch_race",
+                "id": "w",
+                "race_id": paired["race_id"],
+                "token": paired["player_token"],
+            }
+        )
+        watched, _ = recv_until(ws, "race")
+        assert watched["you"]["player_id"] == paired["player_id"]
+    # A seek whose socket closes is cancelled: nobody is paired with it.
+    with service.checked_websocket() as ws:
+        greet(ws)
+        ws.send_json({"type": "seek", "id": "s2", "mode": "DS.D1N", "token": ada["player_token"]})
+        gone = recv(ws)["seek"]["seek_id"]
+    assert poll(service, ada, gone)["status"] == "cancelled"
+    seek(service, cy, "DS.D1N")
+    assert wave(service) == 0
+
+
+def test_bad_requests_get_typed_errors_and_change_nothing(service: CheckedClient) -> None:
+    ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    anonymous = service.post("/pairing/seeks", json={"mode": "TF.D1N"})
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "unauthorized"
+    unknown = seek(service, ada, "TF.D9X")
+    assert unknown.status_code == 422 and unknown.json()["code"] == "bad_message"
+    first = seek(service, ada).json()["seek"]
+    twice = seek(service, ada)
+    assert twice.status_code == 409 and twice.json()["code"] == "already_seeking"
+    assert twice.json()["seek_id"] == first["seek_id"]
+    path = f"/pairing/seeks/{first['seek_id']}"
+    theirs = service.delete(path, headers=auth(bob["player_token"]))
+    assert theirs.status_code == 403 and theirs.json()["code"] == "not_your_seek"
+    missing = service.get("/pairing/seeks/TF.D1N-nothing", headers=auth(ada["player_token"]))
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    assert poll(service, ada, first["seek_id"])["status"] == "waiting"
+    # Cancelled, twice (a reply lost): the same answer; a cancelled seek is never paired.
+    for _ in range(2):
+        cancelled = service.delete(path, headers=auth(ada["player_token"]))
+        assert cancelled.status_code == 200 and cancelled.json()["seek"]["status"] == "cancelled"
+    seek(service, bob)
+    assert wave(service) == 0
+    with service.checked_websocket() as ws:
+        greet(ws)
+        ws.send_json({"type": "cancel_seek", "id": "c", "seek_id": first["seek_id"]})
+        refused = recv(ws)
+        assert refused["type"] == "error" and refused["code"] == "not_your_seek"
+
+
+def _seek(seek_id: str, player: str, rating: float, since: int, last: str = "") -> Seek:
+    return Seek(seek_id, "TF.D1N", player, player, rating, since, "h", last_opponent=last)
+
+
+def test_the_window_widens_with_waiting_time() -> None:
+    window = Window(100, 50)
+    ada, bob = _seek("a", "ada", 1500, 0), _seek("b", "bob", 1750, 0)
+    assert match([ada, bob], 0, window) == []
+    # After 3 s the longer waiter reaches 250 points.
+    assert match([ada, bob], 3_000, window) == [(ada, bob)]
+
+
+def test_no_self_pairing_and_no_rematch_while_others_wait() -> None:
+    window = Window(100, 50)
+    ada = _seek("a", "ada", 1500, 0, last="bob")
+    ada_again = _seek("a2", "ada", 1500, 0)
+    bob = _seek("b", "bob", 1500, 1)
+    cy = _seek("c", "cy", 1560, 2)
+    assert match([ada, ada_again], 0, window) == []
+    assert match([ada, bob, cy], 0, window) == [(ada, cy)]
+    # Nobody else waits: the two race again.
+    assert match([ada, bob], 0, window) == [(ada, bob)]
