@@ -121,6 +121,7 @@ export class App {
       resultRows: byId("result-rows", HTMLElement),
       resultCode: byId("result-code", HTMLElement),
       resultRematch: byId("result-rematch", HTMLButtonElement),
+      resultRatingHead: byId("result-rating-head", HTMLElement),
       resultReplay: byId("result-replay", HTMLButtonElement),
       resultClose: byId("result-close", HTMLButtonElement),
     };

@@ -21,6 +21,7 @@
 /** @typedef {import("../js/types/protocol/server-message.js").RaceView} RaceView */
 /** @typedef {import("../js/types/protocol/server-message.js").RacePlayer} RacePlayer */
 /** @typedef {import("../js/types/protocol/server-message.js").RankingEntry} RankingEntry */
+/** @typedef {import("../js/types/protocol/server-message.js").RatingChange} RatingChange */
 /** @typedef {import("../js/types/protocol/server-message.js").You} You */
 /** @typedef {import("../js/types/protocol/server-message.js").ErrorCode} ErrorCode */
 /** @typedef {import("../js/types/protocol/client-message.js").ClientMessage} ClientMessage */

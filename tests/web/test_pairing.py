@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tests.web.conftest import Api, PageErrors
@@ -67,7 +68,7 @@ def race_status(api: Api, race_id: str, status: str, timeout: float = 10.0) -> A
 
 
 def test_two_players_race_someone_and_play_a_rated_race(
-    new_context: Any, page_errors: PageErrors, api: Api
+    new_context: Any, page_errors: PageErrors, api: Api, screenshots: Path
 ) -> None:
     ada, bo = new_player(api, "Ada"), new_player(api, "Bo")
     ada_page = player_page(new_context, page_errors, ada)
@@ -90,6 +91,7 @@ def test_two_players_race_someone_and_play_a_rated_race(
         re.compile(r"^0:(0[1-9]|[1-5]\d)$")
     )
     assert seek_of(api, ada_seek["seek_id"], ada["player_token"])["status"] == "waiting"
+    ada_page.screenshot(path=str(screenshots / "race-someone.png"))
 
     # Bo asks in the same mode: a wave pairs them, and both pages go to the race.
     pick_mode(bo_page, "TF", 1)
@@ -126,9 +128,18 @@ def test_two_players_race_someone_and_play_a_rated_race(
         expect(page.get_by_test_id("race-resign")).to_be_hidden()
     result = race_status(api, race_id, "finished")["result"]
     assert result["ratings"] is not None and len(result["ratings"]) == 2
+    changes = {change["player_id"]: change for change in result["ratings"]}
     for page, _, _ in seats:
         expect(page.get_by_test_id("race-result")).to_be_visible()
         expect(page.get_by_test_id("result-row")).to_have_count(2)
+        # The result shows each player's new rating and what the race changed.
+        expect(page.get_by_test_id("result-rating-head")).to_be_visible()
+        for player_id, change in changes.items():
+            delta = round(change["change"])
+            cell = page.locator(f'[data-testid="result-row"][data-player-id="{player_id}"]')
+            expect(cell.get_by_test_id("result-rating")).to_have_text(
+                f"{round(change['rating'])} ({'+' if delta >= 0 else '−'}{abs(delta)})"
+            )
 
     # Ada's statistics show her provisional rating in the mode, in both languages.
     rating = api.get("/players/me/stats", ada["player_token"])["ratings"]["TF.D1N"]
@@ -140,6 +151,8 @@ def test_two_players_race_someone_and_play_a_rated_race(
     expect(row).to_have_attribute("data-provisional", "true")
     expect(row.get_by_test_id("rating-value")).to_have_text(f"{shown} (provisional)")
     expect(row).to_contain_text("Solitaire Réfléchi")
+    ada_page.get_by_test_id("ratings").scroll_into_view_if_needed()
+    ada_page.screenshot(path=str(screenshots / "ratings.png"))
     ada_page.get_by_test_id("lang-toggle").click()
     expect(ada_page.get_by_test_id("ratings")).to_contain_text("Vahvuusluvut")
     expect(
