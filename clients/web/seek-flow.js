@@ -24,6 +24,7 @@ const POLL_MS = 1000;
 
 const ui = {
   form: byId("form-race-seek", HTMLFormElement),
+  start: byId("seek-start", HTMLButtonElement),
   overlay: byId("seek", HTMLElement),
   mode: byId("seek-mode", HTMLElement),
   elapsed: byId("seek-elapsed", HTMLElement),
@@ -63,7 +64,8 @@ export function wireSeek(app) {
   window.addEventListener("pagehide", () => {
     const token = playerToken();
     if (!waiting || !token) return;
-    void fetch(`/pairing/seeks/${encodeURIComponent(waiting.seek.seek_id)}`, {
+    const seekId = encodeURIComponent(waiting.seek.seek_id);
+    void fetch(`${client.http.baseUrl}/pairing/seeks/${seekId}`, {
       method: "DELETE",
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
       keepalive: true,
@@ -101,25 +103,12 @@ function seekError(error) {
  * @param {SeekMode} mode  e.g. `TF.D1N`
  */
 async function seek(app, mode) {
-  if (waiting) return;
-  /** @type {Seek} */
-  let found;
-  try {
-    found = (await client.pairing.seek(mode)).seek;
-  } catch (error) {
-    const seekId = waitingSeekOf(error);
-    if (seekId === null) {
-      showMenuError(app, error);
-      return;
-    }
-    try {
-      found = (await client.pairing.get(seekId)).seek;
-    } catch (again) {
-      showMenuError(app, again);
-      return;
-    }
-  }
-  if (waiting) return;
+  if (waiting || ui.start.disabled) return;
+  app.ui.menuError.hidden = true;
+  ui.start.disabled = true;
+  const found = await ask(app, mode);
+  ui.start.disabled = false;
+  if (!found || waiting) return;
   app.ui.menu.hidden = true;
   ui.error.hidden = true;
   ui.cancel.disabled = false;
@@ -130,6 +119,30 @@ async function seek(app, mode) {
   render();
   ui.overlay.hidden = false;
   settle(app, found);
+}
+
+/**
+ * The seek the service answers, or null after showing its refusal in the menu.
+ * @param {App} app
+ * @param {SeekMode} mode
+ * @returns {Promise<Seek | null>}
+ */
+async function ask(app, mode) {
+  try {
+    return (await client.pairing.seek(mode)).seek;
+  } catch (error) {
+    const seekId = waitingSeekOf(error);
+    if (seekId === null) {
+      showMenuError(app, error);
+      return null;
+    }
+    try {
+      return (await client.pairing.get(seekId)).seek;
+    } catch (again) {
+      showMenuError(app, again);
+      return null;
+    }
+  }
 }
 
 /**

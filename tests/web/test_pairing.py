@@ -46,7 +46,7 @@ def seek_of(api: Api, seek_id: str, token: str) -> dict[str, Any]:
     return seek
 
 
-def seek_status(api: Api, seek_id: str, token: str, status: str, timeout: float = 10.0) -> Any:
+def seek_status(api: Api, seek_id: str, token: str, status: str, timeout: float = 20.0) -> Any:
     """The seek as the server has it, once it has reached ``status``."""
     deadline = time.monotonic() + timeout
     while True:
@@ -57,7 +57,7 @@ def seek_status(api: Api, seek_id: str, token: str, status: str, timeout: float 
         time.sleep(0.05)
 
 
-def race_status(api: Api, race_id: str, status: str, timeout: float = 10.0) -> Any:
+def race_status(api: Api, race_id: str, status: str, timeout: float = 20.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         race = api.get(f"/races/{race_id}")["race"]
