@@ -1,7 +1,7 @@
 // @ts-check
 // The page: the game being played; the menu (menu.js), races (race-flow.js, race-view.js),
-// read-outs (readouts.js) and the pages over the table (router.js) live in modules of their
-// own.
+// quick pairing (seek-flow.js), read-outs (readouts.js) and the pages over the table
+// (router.js) live in modules of their own.
 
 import { Board } from "./board.js";
 import { byId } from "./dom.js";
@@ -20,6 +20,7 @@ import {
   save,
 } from "./storage.js";
 import { leaveRace, renderRace, switchRace, wireRace } from "./race-flow.js";
+import { wireSeek } from "./seek-flow.js";
 
 /** @typedef {import("@solitaire/sdk").Game} Game */
 /** @typedef {import("@solitaire/sdk").Race} Race */
@@ -120,6 +121,7 @@ export class App {
       resultRows: byId("result-rows", HTMLElement),
       resultCode: byId("result-code", HTMLElement),
       resultRematch: byId("result-rematch", HTMLButtonElement),
+      resultRatingHead: byId("result-rating-head", HTMLElement),
       resultReplay: byId("result-replay", HTMLButtonElement),
       resultClose: byId("result-close", HTMLButtonElement),
     };
@@ -153,6 +155,7 @@ export class App {
     const ui = this.ui;
     wireMenu(this);
     wireRace(this);
+    wireSeek(this);
     ui.undo.addEventListener("click", () => this.undo());
     ui.resign.addEventListener("click", () => void this.raceCommand("resign"));
     ui.lang.addEventListener("click", () => this.switchLang(lang() === "en" ? "fi" : "en"));

@@ -1,13 +1,15 @@
 // @ts-check
 // The daily page: today's challenges with the time to the next ones, a button to play
 // each (a player's one ranked attempt: the day's deal has no practice until the day is
-// over) and each board, with your own attempt when it is not on it.
+// over) and each board, with your own attempt when it is not on it; below them the
+// all-time rating boards (ratings.js).
 
 import { playerToken } from "./player-store.js";
 import { clock, fill, finishTime, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText, modeLabel } from "./pages.js";
 import { client } from "./client.js";
+import { ratingBoards } from "./ratings.js";
 
 /** @typedef {import("./types.js").DailyChallenge} DailyChallenge */
 /** @typedef {import("./types.js").DailyBoard} DailyBoard */
@@ -160,7 +162,8 @@ export async function showDaily(root) {
       h("p", { class: "hint" }, `${t("daily_next_in")} `, countdown),
       error,
       h("div", { class: "daily-grid" }, cards),
-      past);
+      past,
+      ratingBoards());
   } catch (error) {
     fill(root, h("h2", {}, t("daily_title")), h("p", { class: "form-error", "data-testid": "page-error" }, errorText(error)));
   }

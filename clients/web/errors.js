@@ -16,6 +16,14 @@ const ERROR_TEXT = {
   bad_code: { en: "That is not a valid game code.", fi: "Pelikoodi ei kelpaa." },
   race_full: { en: "The race is full.", fi: "Kilpa on täynnä." },
   race_started: { en: "The race has already started.", fi: "Kilpa on jo alkanut." },
+  already_seeking: {
+    en: "You are already looking for an opponent in this mode.",
+    fi: "Etsit jo vastustajaa tässä pelitavassa.",
+  },
+  not_your_seek: {
+    en: "That search for an opponent is another player's.",
+    fi: "Tuo vastustajan haku on toisen pelaajan.",
+  },
   store_unavailable: {
     en: "The server is busy; try again.",
     fi: "Palvelin on kiireinen; yritä uudelleen.",

@@ -1,21 +1,26 @@
 // @ts-check
-// The profile page: choose a name (which creates the player on first use), rename,
-// link another device with a one-time code, enter such a code here, or sign every other
-// device out (a lost phone).
+// The profile page: choose a name (which creates the player on first use), rename, see
+// the player's ratings, link another device with a one-time code, enter such a code
+// here, or sign every other device out (a lost phone).
 
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { errorText } from "./pages.js";
 import { savedPlayer, savePlayer } from "./player-store.js";
 import { client } from "./client.js";
+import { ratingsSection } from "./ratings.js";
+
+/** @typedef {import("./types.js").PlayerView} PlayerView */
 
 /** @param {HTMLElement} root */
 export async function showProfile(root) {
   let player = savedPlayer();
+  /** @type {PlayerView | null} */
+  let view = null;
   if (player) {
     try {
       // The token may have been revoked from another device.
-      const view = await client.players.me();
+      view = await client.players.me();
       player = { ...player, name: view.name };
       savePlayer(player);
     } catch {
@@ -98,6 +103,7 @@ export async function showProfile(root) {
     h("p", { class: "hint", "data-testid": "profile-status" },
       player ? `${t("profile_playing_as")} ${player.name}` : t("profile_anonymous")),
     nameForm,
+    view ? ratingsSection(view.ratings) : null,
     h("h3", {}, t("link_title")),
     h("p", { class: "hint" }, t("link_hint")),
     codeButton, codeOut,

@@ -14,6 +14,7 @@ import { t } from "./i18n.js";
  *   lobbyCode: HTMLElement, lobbySettings: HTMLElement, lobbyPlayers: HTMLElement,
  *   lobbyReady: HTMLButtonElement, lobbyStart: HTMLButtonElement, opponents: HTMLElement,
  *   resultRows: HTMLElement, resultCode: HTMLElement, resultRematch: HTMLButtonElement,
+ *   resultRatingHead: HTMLElement,
  * }} RaceUi
  */
 
@@ -124,6 +125,17 @@ export function renderOpponents(ui, race, session) {
   );
 }
 
+/**
+ * A player's new rating and what the race changed: `1658 (+158)`.
+ * @param {import("./types.js").RatingChange | undefined} change
+ */
+function ratingChange(change) {
+  if (!change) return h("td", { "data-testid": "result-rating" }, "—");
+  const delta = Math.round(change.change);
+  return h("td", { "data-testid": "result-rating", "data-change": delta },
+    `${Math.round(change.rating)} (${delta >= 0 ? "+" : "−"}${Math.abs(delta)})`);
+}
+
 /** @param {RacePlayer["state"]} state */
 export function stateText(state) {
   return t(`state_${state}`);
@@ -138,6 +150,9 @@ export function renderResult(ui, race, session) {
   const result = race.result;
   const total = TOTAL_CARDS[race.game];
   const myId = session?.you?.player_id;
+  // A rated race's result carries each rated player's new rating and the change.
+  const ratings = new Map((result?.ratings ?? []).map((change) => [change.player_id, change]));
+  ui.resultRatingHead.hidden = !ratings.size;
   fill(
     ui.resultRows,
     (result?.ranking ?? []).map((entry) =>
@@ -171,6 +186,7 @@ export function renderResult(ui, race, session) {
         h("td", {}, `${entry.foundations}/${total}`),
         h("td", {}, entry.score_display || "0"),
         h("td", { class: "moves" }, entry.moves),
+        ratings.size ? ratingChange(ratings.get(entry.player_id)) : null,
       ),
     ),
   );

@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { errorText, modeLabel } from "./pages.js";
 import { savedPlayer } from "./player-store.js";
 import { client } from "./client.js";
+import { ratingsSection } from "./ratings.js";
 
 /** @typedef {import("./types.js").ModeStats} ModeStats */
 
@@ -105,7 +106,8 @@ export async function showStats(root) {
     for (const [mode, counts] of Object.entries(stats.modes)) if (counts) modes.push([mode, counts]);
     modes.sort(([a], [b]) => a.localeCompare(b));
     if (!modes.length) {
-      fill(root, h("h2", {}, t("stats_title")), h("p", { class: "hint", "data-testid": "stats-empty" }, t("stats_none")));
+      fill(root, h("h2", {}, t("stats_title")), h("p", { class: "hint", "data-testid": "stats-empty" }, t("stats_none")),
+        ratingsSection(stats.ratings));
       return;
     }
     /** @type {import("./i18n.js").Key[]} */
@@ -125,6 +127,7 @@ export async function showStats(root) {
               h("td", {}, show(s.fewest_moves)), h("td", {}, show(s.best_score)),
               h("td", {}, s.bankroll === null || s.bankroll === undefined ? "—" : `$${s.bankroll}`)))))),
       standing(stats),
+      ratingsSection(stats.ratings),
       chart(modes));
   } catch (error) {
     fill(root, h("h2", {}, t("stats_title")), h("p", { class: "form-error", "data-testid": "page-error" }, errorText(error)));

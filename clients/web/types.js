@@ -21,6 +21,7 @@
 /** @typedef {import("../js/types/protocol/server-message.js").RaceView} RaceView */
 /** @typedef {import("../js/types/protocol/server-message.js").RacePlayer} RacePlayer */
 /** @typedef {import("../js/types/protocol/server-message.js").RankingEntry} RankingEntry */
+/** @typedef {import("../js/types/protocol/server-message.js").RatingChange} RatingChange */
 /** @typedef {import("../js/types/protocol/server-message.js").You} You */
 /** @typedef {import("../js/types/protocol/server-message.js").ErrorCode} ErrorCode */
 /** @typedef {import("../js/types/protocol/client-message.js").ClientMessage} ClientMessage */
@@ -35,6 +36,9 @@
 /** @typedef {import("../js/types/protocol/rest/player-view.js").PlayerView} PlayerView */
 /** @typedef {import("../js/types/protocol/rest/player-stats.js").PlayerStats} PlayerStats */
 /** @typedef {import("../js/types/protocol/rest/player-stats.js").ModeStats} ModeStats */
+/** @typedef {import("../js/types/protocol/rest/player-stats.js").ModeRating} ModeRating */
+/** @typedef {import("../js/types/protocol/rest/board.js").Board} Board */
+/** @typedef {import("../js/types/protocol/rest/seek-response.js").SeekResponse} SeekResponse */
 /** @typedef {import("../js/types/protocol/rest/link-code.js").LinkCode} LinkCode */
 /** @typedef {import("../js/types/protocol/rest/daily-overview.js").DailyOverview} DailyOverview */
 /** @typedef {import("../js/types/protocol/rest/daily-overview.js").DailyChallenge} DailyChallenge */
