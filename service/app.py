@@ -160,12 +160,12 @@ def assemble(
         return int(clock() * 1000)
 
     analysis = Analysis(store.records, settings, metrics)
-    ratings = Ratings(store, settings)
+    players = Players(store.records, settings, clock)
+    ratings = Ratings(store, settings, players)
     race_updates = RaceUpdates(store, game_store_refusal(metrics), clock_ms, ratings)
     boards = Boards(store.records)
     results = Results(store.records)
     attempts = DailyAttempts(store.records, boards, clock)
-    players = Players(store.records, settings, clock)
     careers = Careers(results, attempts, players, store, analysis, settings)
     games = Games(
         store,

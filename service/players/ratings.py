@@ -24,6 +24,8 @@ from ..protocol import ErrorCode
 from ..store import Store
 from ..store.records import Records
 from ..store.versioned import compare_and_set
+from . import Players
+from .eligibility import board_refusal
 from .pace import PaceRule, judge
 
 INITIAL_RATING = 1500.0
@@ -77,9 +79,11 @@ def public_entry(stored: dict[str, Any], provisional_games: int) -> dict[str, An
 
 
 class Ratings:
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, players: Players) -> None:
         self.store = store
         self.records: Records = store.records
+        self.settings = settings
+        self.players = players
         self.provisional_games = settings.rating_provisional_games
         self.pace = PaceRule(
             settings.pace_burst_actions,
@@ -174,10 +178,20 @@ class Ratings:
             ),
         )
         entry = doc["modes"][mode]
-        if applied and entry["games"] >= self.provisional_games:
+        if applied and await self._on_boards(account, entry["games"]):
             await from_store(
                 self.records.board_add(board_name(mode), account, -entry["rating"], replace=True)
             )
+
+    async def _on_boards(self, account: str, rated_games: int) -> bool:
+        """A rating reaches its public board once it is not provisional and its player
+        may stand on public boards (``eligibility``): a throwaway account cannot farm a
+        rating board either. A player who becomes eligible enters at their next race."""
+        if rated_games < self.provisional_games:
+            return False
+        player = await self.players.load(account)
+        played_at = self.players.now_ms()
+        return board_refusal(self.settings, player.created_at, rated_games, played_at) is None
 
     async def of(self, player_id: str) -> dict[str, Any]:
         """Mode -> the player's public rating there."""

@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from service.config import Settings
+from service.players import Players
 from service.players.ratings import INITIAL_RATING, Ratings
 from service.store import Store, open_store
 from service.store.seeks import Seek
@@ -84,13 +85,16 @@ async def test_seeks_are_added_paired_and_cancelled_once(store: Store) -> None:
 
 
 async def test_a_race_moves_a_rating_once(store: Store) -> None:
-    ratings = Ratings(store, Settings(rating_provisional_games=1))
+    settings = Settings(rating_provisional_games=1, board_min_account_hours=0, board_min_games=0)
+    players = Players(store.records, settings)
+    ada = (await players.create("Ada"))["player_id"]
+    ratings = Ratings(store, settings, players)
     change = {"change": 100.0, "deviation": 450.0, "deviation_before": 500.0}
     for _ in range(3):  # the race's outcome applied again: after a crash, by a reader
-        await ratings.apply("race-1", "TF.D1N", "ada", change)
-    standing = await ratings.standing("ada", "TF.D1N")
+        await ratings.apply("race-1", "TF.D1N", ada, change)
+    standing = await ratings.standing(ada, "TF.D1N")
     assert standing == {"rating": INITIAL_RATING + 100.0, "deviation": 450.0, "games": 1}
-    await ratings.apply("race-2", "TF.D1N", "ada", change)
-    assert (await ratings.of("ada"))["TF.D1N"]["games"] == 2
+    await ratings.apply("race-2", "TF.D1N", ada, change)
+    assert (await ratings.of(ada))["TF.D1N"]["games"] == 2
     board = await store.records.board_range("rating:TF.D1N", 0, 10)
-    assert [(row.member, row.score) for row in board] == [("ada", -(INITIAL_RATING + 200.0))]
+    assert [(row.member, row.score) for row in board] == [(ada, -(INITIAL_RATING + 200.0))]
