@@ -6,6 +6,7 @@ rating board."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -19,11 +20,23 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 
+# The seeks each page's WebSocket was answered, by page: the page seeks over its socket.
+SEEKS: dict[int, list[dict[str, Any]]] = {}
+
+
 def player_page(new_context: Any, errors: PageErrors, player: dict[str, Any] | None) -> Page:
     context = new_context()
     if player is not None:
         as_player(context, player)
     page: Page = errors.watch(context.new_page())
+    seeks = SEEKS.setdefault(id(page), [])
+
+    def on_frame(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if isinstance(message, dict) and message.get("type") == "seek":
+            seeks.append(message["seek"])
+
+    page.on("websocket", lambda socket: socket.on("framereceived", on_frame))
     page.goto("/")
     open_menu(page, "race")
     return page
@@ -35,23 +48,25 @@ def pick_mode(page: Page, game: str, draw: int) -> None:
 
 
 def race_someone(page: Page, api: Api, player: dict[str, Any]) -> dict[str, Any]:
-    """Presses Race someone; returns the seek the page waits on, as the service has it.
-    The page asks over its WebSocket: no REST request is made."""
+    """Presses Race someone; returns the seek the page asked for, as the service has it.
+    The page asks over its WebSocket (a `seek` answered there): no REST request is made."""
     asked: list[str] = []
 
     def seen(request: Any) -> None:
         if "/pairing/" in request.url:
             asked.append(request.url)
 
+    seeks = SEEKS[id(page)]
+    before = len(seeks)
     page.on("request", seen)
     page.get_by_test_id("seek-start").click()
-    wait = page.get_by_test_id("seek")
-    expect(wait).to_be_visible()
+    deadline = time.monotonic() + 20
+    while len(seeks) == before and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
     page.remove_listener("request", seen)
-    seek_id = wait.get_attribute("data-seek-id")
-    assert seek_id, "the wait names no seek"
+    assert len(seeks) > before, "no seek answered over the socket"
     assert asked == [], asked
-    return seek_of(api, seek_id, player["player_token"])
+    return seek_of(api, seeks[before]["seek_id"], player["player_token"])
 
 
 def seek_of(api: Api, seek_id: str, token: str) -> dict[str, Any]:
@@ -258,6 +273,7 @@ def test_a_seek_over_the_socket_is_dropped_by_the_service_when_the_page_goes(
     pick_mode(page, "DS", 1)
     seek = race_someone(page, api, ada)
     assert seek["mode"] == "DS.D1N" and seek["status"] == "waiting"
+    expect(page.get_by_test_id("seek")).to_have_attribute("data-seek-id", seek["seek_id"])
     # Leaving the page closes its socket: the service cancels the socket's seek, and the
     # page sent no request for it.
     page.goto("/healthz")
