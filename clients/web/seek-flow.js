@@ -1,9 +1,15 @@
 // @ts-check
 // "Race someone": quick pairing from the menu's race tab. The player asks to race now in a
-// mode (with their player token), the page shows the wait (the mode, the time waited, the
-// player's rating) with a Cancel button and reads the seek every second, which also keeps
-// it alive on the server; once a wave pairs it, the page follows the race made, whose
-// countdown is already running. Cancel removes the seek, and so does leaving the page.
+// mode (with their player token) over the page's WebSocket, and the page shows the wait
+// (the mode, the time waited, the player's rating) with a Cancel button; once a wave pairs
+// the seek (the `paired` message), the page follows the race made, whose countdown is
+// already running. Cancel removes the seek; leaving the page closes its socket, and the
+// service drops the socket's seek with it.
+//
+// Where the socket cannot seek (it is down, and the request's time runs out) or the player
+// already has a seek waiting in the mode (from before a reload, say), the page asks by
+// REST instead and reads that seek every second, which keeps it alive on the server; a
+// `keepalive` DELETE takes it away when the page goes.
 
 import { byId, clock } from "./dom.js";
 import { t } from "./i18n.js";
@@ -15,6 +21,8 @@ import { switchRace } from "./race-flow.js";
 import { radio } from "./storage.js";
 
 /** @typedef {import("./app.js").App} App */
+/** @typedef {import("@solitaire/sdk").LiveSeek} LiveSeek */
+/** @typedef {import("@solitaire/sdk").Paired} Paired */
 /** @typedef {import("./types.js").SeekResponse} SeekResponse */
 /** @typedef {SeekResponse["seek"]} Seek */
 /** @typedef {import("../js/types/protocol/rest/seek-request.js").SeekRequest["mode"]} SeekMode */
@@ -37,9 +45,16 @@ const ui = {
 const TICK_MS = 250;
 
 /**
- * The seek the page waits on, and when it last asked the service about it.
- * @typedef {{ seek: Seek, startedAt: number, polledAt: number, polling: boolean,
- *   timer: ReturnType<typeof setInterval> }} Waiting
+ * Refusals of a seek over the WebSocket after which the page asks by REST: the socket was
+ * down, or a seek of the player's already waits in the mode (REST names it).
+ */
+const BY_REST = new Set(["already_seeking", "timeout", "connection_lost", "disconnected"]);
+
+/**
+ * The seek the page waits on: over the WebSocket (`live`), or by REST (`live` null, read
+ * every second), and when it last asked the service about it.
+ * @typedef {{ seek: Seek, live: LiveSeek | null, startedAt: number, polledAt: number,
+ *   polling: boolean, timer: ReturnType<typeof setInterval> }} Waiting
  */
 /** @type {Waiting | null} */
 let waiting = null;
@@ -59,11 +74,12 @@ export function wireSeek(app) {
   // The page's language switch redraws the wait in the new words.
   byId("btn-lang", HTMLButtonElement).addEventListener("click", () => setTimeout(render));
   // A page closed or reloaded while waiting takes its seek away with it (an unread seek
-  // would otherwise wait 30 s, and could be paired into a race nobody plays). A request
-  // marked keepalive outlives the page, which the SDK's calls cannot ask for.
+  // would otherwise wait 30 s, and could be paired into a race nobody plays). A seek over
+  // the WebSocket goes with the socket; one read by REST is deleted by a request marked
+  // keepalive, which outlives the page (the SDK's calls cannot ask for that).
   window.addEventListener("pagehide", () => {
     const token = playerToken();
-    if (!waiting || !token) return;
+    if (!waiting || waiting.live || !token) return;
     const seekId = encodeURIComponent(waiting.seek.seek_id);
     void fetch(`${client.http.baseUrl}/pairing/seeks/${seekId}`, {
       method: "DELETE",
@@ -97,8 +113,8 @@ function seekError(error) {
 }
 
 /**
- * Asks to race now in `mode`; a seek of this player already waiting in the mode (from
- * before a reload, say) is the one waited on.
+ * Asks to race now in `mode` over the WebSocket; by REST when the socket cannot, or when a
+ * seek of this player already waits in the mode (then that seek is the one waited on).
  * @param {App} app
  * @param {SeekMode} mode  e.g. `TF.D1N`
  */
@@ -106,23 +122,92 @@ async function seek(app, mode) {
   if (waiting || ui.start.disabled) return;
   app.ui.menuError.hidden = true;
   ui.start.disabled = true;
-  const found = await ask(app, mode);
+  const live = client.pairing.live(mode);
+  const first = await firstNews(live);
+  /** @type {Seek | null} */
+  let found = null;
+  if (first instanceof SolitaireError) {
+    if (!BY_REST.has(first.code)) {
+      ui.start.disabled = false;
+      showMenuError(app, first);
+      return;
+    }
+    found = await ask(app, mode);
+  } else if ("status" in first) {
+    found = first;
+  } else {
+    ui.start.disabled = false;
+    begin(app, first);
+    return;
+  }
   ui.start.disabled = false;
   if (!found || waiting) return;
   app.ui.menu.hidden = true;
   ui.error.hidden = true;
   ui.cancel.disabled = false;
   const now = Date.now();
-  waiting = { seek: found, startedAt: now, polledAt: now, polling: false, timer: setInterval(() => tick(app), TICK_MS) };
+  const by = found === first ? live : null;
+  const timer = setInterval(() => tick(app), TICK_MS);
+  const current = { seek: found, live: by, startedAt: now, polledAt: now, polling: false, timer };
+  waiting = current;
   ui.overlay.dataset.mode = found.mode;
   ui.overlay.dataset.seekId = found.seek_id;
   render();
   ui.overlay.hidden = false;
-  settle(app, found);
+  if (!by) {
+    settle(app, found);
+    return;
+  }
+  by.on("paired", (paired) => {
+    if (waiting !== current) return;
+    stop();
+    begin(app, paired);
+  });
+  by.on("ended", (error) => {
+    if (waiting !== current) return;
+    stop();
+    openMenu(app);
+    if (error.code === "cancelled") return;
+    app.ui.menuError.textContent = error.code === "closed" ? t("seek_ended") : seekError(error);
+    app.ui.menuError.hidden = false;
+  });
+  // After a reconnection the SDK seeks again: a new seek id.
+  by.on("waiting", (again) => {
+    if (waiting !== current) return;
+    current.seek = again;
+    ui.overlay.dataset.seekId = again.seek_id;
+  });
 }
 
 /**
- * The seek the service answers, or null after showing its refusal in the menu.
+ * The first thing a seek over the WebSocket comes to: held (waiting), paired already, or
+ * refused.
+ * @param {LiveSeek} live
+ * @returns {Promise<Seek | Paired | SolitaireError>}
+ */
+function firstNews(live) {
+  return new Promise((resolve) => {
+    live.once("waiting", resolve);
+    live.result.then(resolve, (error) =>
+      resolve(error instanceof SolitaireError ? error : new SolitaireError("bad_answer", String(error))),
+    );
+  });
+}
+
+/**
+ * Follows the race a seek was paired into.
+ * @param {App} app
+ * @param {Paired} seat
+ */
+function begin(app, seat) {
+  switchRace(app, seat.race_id, seat.player_token, null, {
+    player_id: seat.player_id,
+    game_id: seat.game_id,
+  });
+}
+
+/**
+ * The seek the service answers by REST, or null after showing its refusal in the menu.
  * @param {App} app
  * @param {SeekMode} mode
  * @returns {Promise<Seek | null>}
@@ -170,7 +255,7 @@ function tick(app) {
   const current = waiting;
   if (!current) return;
   render();
-  if (current.polling || Date.now() - current.polledAt < POLL_MS) return;
+  if (current.live || current.polling || Date.now() - current.polledAt < POLL_MS) return;
   current.polling = true;
   void poll(app).finally(() => {
     current.polling = false;
@@ -222,10 +307,7 @@ function settle(app, read) {
   stop();
   const race = read.race;
   if (read.status === "paired" && race && race.player_token) {
-    switchRace(app, race.race_id, race.player_token, null, {
-      player_id: race.player_id,
-      game_id: race.game_id,
-    });
+    begin(app, { ...race, player_token: race.player_token, seek_id: read.seek_id });
     return;
   }
   openMenu(app);
@@ -240,6 +322,11 @@ async function cancel(app) {
   const current = waiting;
   if (!current) return;
   ui.cancel.disabled = true;
+  if (current.live) {
+    // Its events end the wait: cancelled, or paired when a wave came first.
+    void current.live.cancel();
+    return;
+  }
   try {
     const { seek: read } = await client.pairing.cancel(current.seek.seek_id);
     // A wave may have come first: then the answer says paired and the race begins.

@@ -1,21 +1,27 @@
 """Race someone (quick pairing) in the browser: two players paired into one race that
-both play, a cancelled wait that pairs nobody, a seek that leaves with its page, the
-refusal of an anonymous visitor in both languages, and the rating the race gives, on the
-statistics and profile pages and the rating board."""
+both play, a cancelled wait that pairs nobody, a seek that leaves with its page (over the
+WebSocket, and one taken up by REST), the refusal of an anonymous visitor in both
+languages, and the rating the race gives, on the statistics and profile pages and the
+rating board."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tests.web.conftest import Api, PageErrors
-from tests.web.pages import expect, is_post, open_menu, wait_synced, wait_version
+from tests.web.pages import expect, open_menu, wait_synced, wait_version
 from tests.web.players import as_player, new_player
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
+
+
+# The seeks each page's WebSocket was answered, by page: the page seeks over its socket.
+SEEKS: dict[int, list[dict[str, Any]]] = {}
 
 
 def player_page(new_context: Any, errors: PageErrors, player: dict[str, Any] | None) -> Page:
@@ -23,6 +29,14 @@ def player_page(new_context: Any, errors: PageErrors, player: dict[str, Any] | N
     if player is not None:
         as_player(context, player)
     page: Page = errors.watch(context.new_page())
+    seeks = SEEKS.setdefault(id(page), [])
+
+    def on_frame(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if isinstance(message, dict) and message.get("type") == "seek":
+            seeks.append(message["seek"])
+
+    page.on("websocket", lambda socket: socket.on("framereceived", on_frame))
     page.goto("/")
     open_menu(page, "race")
     return page
@@ -33,12 +47,26 @@ def pick_mode(page: Page, game: str, draw: int) -> None:
     page.get_by_test_id(f"seek-draw-{draw}").click()
 
 
-def race_someone(page: Page) -> dict[str, Any]:
-    """Presses Race someone; returns the seek the service answered."""
-    with page.expect_response(is_post("/pairing/seeks")) as response:
-        page.get_by_test_id("seek-start").click()
-    answer: dict[str, Any] = response.value.json()
-    return answer
+def race_someone(page: Page, api: Api, player: dict[str, Any]) -> dict[str, Any]:
+    """Presses Race someone; returns the seek the page asked for, as the service has it.
+    The page asks over its WebSocket (a `seek` answered there): no REST request is made."""
+    asked: list[str] = []
+
+    def seen(request: Any) -> None:
+        if "/pairing/" in request.url:
+            asked.append(request.url)
+
+    seeks = SEEKS[id(page)]
+    before = len(seeks)
+    page.on("request", seen)
+    page.get_by_test_id("seek-start").click()
+    deadline = time.monotonic() + 20
+    while len(seeks) == before and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    page.remove_listener("request", seen)
+    assert len(seeks) > before, "no seek answered over the socket"
+    assert asked == [], asked
+    return seek_of(api, seeks[before]["seek_id"], player["player_token"])
 
 
 def seek_of(api: Api, seek_id: str, token: str) -> dict[str, Any]:
@@ -76,7 +104,7 @@ def test_two_players_race_someone_and_play_a_rated_race(
 
     # Ada asks first: the page shows the wait, its mode, her rating and the time waited.
     pick_mode(ada_page, "TF", 1)
-    ada_seek = race_someone(ada_page)["seek"]
+    ada_seek = race_someone(ada_page, api, ada)
     assert ada_seek["mode"] == "TF.D1N" and ada_seek["status"] == "waiting"
     wait = ada_page.get_by_test_id("seek")
     expect(wait).to_be_visible()
@@ -95,7 +123,7 @@ def test_two_players_race_someone_and_play_a_rated_race(
 
     # Bo asks in the same mode: a wave pairs them, and both pages go to the race.
     pick_mode(bo_page, "TF", 1)
-    bo_seek = race_someone(bo_page)["seek"]
+    bo_seek = race_someone(bo_page, api, bo)
     paired_a = seek_status(api, ada_seek["seek_id"], ada["player_token"], "paired")["race"]
     paired_b = seek_status(api, bo_seek["seek_id"], bo["player_token"], "paired")["race"]
     assert paired_a["race_id"] == paired_b["race_id"]
@@ -191,21 +219,19 @@ def test_a_player_who_cancels_is_not_paired(
     bo_page = player_page(new_context, page_errors, bo)
 
     pick_mode(ada_page, "DS", 3)
-    ada_seek = race_someone(ada_page)["seek"]
+    ada_seek = race_someone(ada_page, api, ada)
     assert ada_seek["mode"] == "DS.D3N"
     expect(ada_page.get_by_test_id("seek")).to_be_visible()
-    with ada_page.expect_response(
-        lambda r: r.request.method == "DELETE" and ada_seek["seek_id"] in r.url
-    ):
-        ada_page.get_by_test_id("seek-cancel").click()
-    # The wait goes away, the menu is back, and the service no longer holds the seek.
+    # Cancel is sent over the socket (cancel_seek); the wait goes away once the service
+    # answers, the menu is back, and the service no longer holds the seek.
+    ada_page.get_by_test_id("seek-cancel").click()
     expect(ada_page.get_by_test_id("seek")).to_be_hidden()
     expect(ada_page.get_by_test_id("menu")).to_be_visible()
     assert seek_of(api, ada_seek["seek_id"], ada["player_token"])["status"] == "cancelled"
 
     # Bo asks in the same mode: nobody pairs him with Ada; he waits until Cy asks.
     pick_mode(bo_page, "DS", 3)
-    bo_seek = race_someone(bo_page)["seek"]
+    bo_seek = race_someone(bo_page, api, bo)
     expect(bo_page.get_by_test_id("seek")).to_be_visible()
     status, cy_seek = api.post("/pairing/seeks", {"mode": "DS.D3N"}, cy["player_token"])
     assert status == 201, cy_seek
@@ -237,12 +263,27 @@ def test_a_seek_waiting_from_before_is_taken_up_and_leaves_with_the_page(
     seek_status(api, seek_id, ada["player_token"], "cancelled")
 
 
+def test_a_seek_over_the_socket_is_dropped_by_the_service_when_the_page_goes(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    ada = new_player(api, "Ada")
+    page = player_page(new_context, page_errors, ada)
+    deletes: list[str] = []
+    page.on("request", lambda r: deletes.append(r.url) if r.method == "DELETE" else None)
+    pick_mode(page, "DS", 1)
+    seek = race_someone(page, api, ada)
+    assert seek["mode"] == "DS.D1N" and seek["status"] == "waiting"
+    expect(page.get_by_test_id("seek")).to_have_attribute("data-seek-id", seek["seek_id"])
+    # Leaving the page closes its socket: the service cancels the socket's seek, and the
+    # page sent no request for it.
+    page.goto("/healthz")
+    seek_status(api, seek["seek_id"], ada["player_token"], "cancelled")
+    assert deletes == [], deletes
+
+
 def test_race_someone_needs_a_player_in_both_languages(page: Page, page_errors: PageErrors) -> None:
-    page_errors.allow("401")  # the refused seek
     open_menu(page, "race")
-    with page.expect_response(is_post("/pairing/seeks")) as response:
-        page.get_by_test_id("seek-start").click()
-    assert response.value.status == 401
+    page.get_by_test_id("seek-start").click()
     error = page.get_by_test_id("menu-error")
     expect(error).to_contain_text("Racing someone needs a player")
     expect(page.get_by_test_id("seek")).to_be_hidden()
@@ -251,6 +292,5 @@ def test_race_someone_needs_a_player_in_both_languages(page: Page, page_errors: 
     page.reload()
     open_menu(page, "race")
     expect(page.get_by_test_id("seek-start")).to_have_text("Kilpaile jonkun kanssa")
-    with page.expect_response(is_post("/pairing/seeks")):
-        page.get_by_test_id("seek-start").click()
+    page.get_by_test_id("seek-start").click()
     expect(error).to_contain_text("Kilpaileminen vaatii pelaajan")

@@ -91,8 +91,8 @@ export class SolitaireClient extends Emitter {
     this.games = new GamesApi(this.http, this.tokens, nextId);
     /** Races: create, join, read, commands. */
     this.races = new RacesApi(this.http, this.tokens);
-    /** Quick pairing: ask to race now, read the seek, cancel it. */
-    this.pairing = new PairingApi(this.http, this.tokens);
+    /** Quick pairing: race now over the WebSocket, or seek, read and cancel by REST. */
+    this.pairing = new PairingApi(this.http, this.tokens, this.connection);
     /** Players, link codes, statistics. */
     this.players = new PlayersApi(this.http, this.tokens);
     /** The daily challenge and the leaderboards. */

@@ -13,6 +13,7 @@
  *   the SDK sends again (only actions, undos and resignations are, with their ids);
  * - `disconnected`: the SDK gave up reconnecting (see the `reconnect` option);
  * - `closed`: the client was closed;
+ * - `cancelled`: a seek over the WebSocket was cancelled (`cancel()` or its AbortSignal);
  * - `network`: an HTTP request got no answer (the service is unreachable);
  * - `bad_answer`: an HTTP answer that is not the JSON the protocol promises.
  */
@@ -21,6 +22,7 @@ export const LOCAL_CODES = Object.freeze([
   "connection_lost",
   "disconnected",
   "closed",
+  "cancelled",
   "network",
   "bad_answer",
 ]);

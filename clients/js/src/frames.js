@@ -93,6 +93,32 @@ function isRace(m) {
   );
 }
 
+/** @param {unknown} seek */
+function isSeek(seek) {
+  return (
+    isObject(seek) &&
+    isString(seek.seek_id) &&
+    isString(seek.mode) &&
+    (seek.status === "waiting" || seek.status === "paired" || seek.status === "cancelled") &&
+    isNumber(seek.rating) &&
+    (optional(seek.race) || isSeat(seek.race))
+  );
+}
+
+/** @param {unknown} seat  a paired race and the seat in it */
+function isSeat(seat) {
+  return (
+    isObject(seat) &&
+    isString(seat.race_id) &&
+    isString(seat.game_id) &&
+    isString(seat.player_id) &&
+    (optional(seat.player_token) || isString(seat.player_token)) &&
+    isObject(seat.opponent) &&
+    isString(seat.opponent.name) &&
+    isNumber(seat.opponent.rating)
+  );
+}
+
 /**
  * What each type of frame must hold for the SDK to act on it.
  * @type {Record<string, (m: Record<string, any>) => boolean>}
@@ -144,6 +170,8 @@ const CHECKS = {
     isNumber(m.score) &&
     isString(m.score_display) &&
     isCount(m.moves),
+  seek: (m) => isString(m.id) && isSeek(m.seek),
+  paired: (m) => isString(m.seek_id) && isSeat(m) && isString(m.player_token),
 };
 
 /** @type {TextDecoder | null} made on the first binary frame (some platforms have none) */

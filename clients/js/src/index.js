@@ -10,6 +10,7 @@ export { Game } from "./game.js";
 export { Http } from "./http.js";
 export { PatchError, applyPatch, parsePointer } from "./patch.js";
 export { Race } from "./race.js";
+export { LiveSeek } from "./seek.js";
 export { Tokens } from "./tokens.js";
 export { ROUTES as DAILY_ROUTES } from "./rest/daily.js";
 export { ROUTES as GAME_ROUTES } from "./rest/games.js";
@@ -36,6 +37,9 @@ export { ROUTES as SERVICE_ROUTES } from "./rest/service.js";
 /** @typedef {import("./race.js").RaceCommand} RaceCommand */
 /** @typedef {import("./race.js").RaceEvents} RaceEvents */
 /** @typedef {import("./race.js").RaceOptions} RaceOptions */
+/** @typedef {import("./seek.js").LiveSeekEvents} LiveSeekEvents */
+/** @typedef {import("./seek.js").Paired} Paired */
+/** @typedef {import("./seek.js").SeekNowOptions} SeekNowOptions */
 /** @typedef {import("../types/protocol/action.js").Action} Action */
 /** @typedef {import("../types/protocol/public-state.js").PublicState} PublicState */
 /** @typedef {import("../types/protocol/public-state.js").ColumnView} ColumnView */

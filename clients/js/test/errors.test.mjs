@@ -109,6 +109,7 @@ describe("failures of the SDK's own", () => {
     await assert.rejects(client.games.get("x"), { code: "network" });
     assert.deepEqual([...LOCAL_CODES].sort(), [
       "bad_answer",
+      "cancelled",
       "closed",
       "connection_lost",
       "disconnected",

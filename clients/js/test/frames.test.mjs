@@ -108,3 +108,24 @@ test("readFrame reads text and UTF-8 bytes alike", () => {
   assert.deepEqual(readFrame(new TextEncoder().encode(text).buffer), { type: "pong", id: "p-1" });
   assert.throws(() => readFrame(42), FrameError);
 });
+
+test("readFrame reads quick pairing's seek answers and paired, and refuses them misshapen", () => {
+  const seat = {
+    race_id: "r1",
+    game_id: "g1",
+    player_id: "p1",
+    player_token: "t1",
+    opponent: { name: "Bo", rating: 1532 },
+  };
+  const waiting = { seek_id: "TF.D1N-a", mode: "TF.D1N", status: "waiting", rating: 1500, since: 1, race: null };
+  const answer = { type: "seek", id: "s-1", seek: waiting };
+  assert.deepEqual(readFrame(JSON.stringify(answer)), answer);
+  const paired = { ...answer, seek: { ...waiting, status: "paired", race: seat } };
+  assert.deepEqual(readFrame(JSON.stringify(paired)), paired);
+  const message = { type: "paired", seek_id: "TF.D1N-a", ...seat };
+  assert.deepEqual(readFrame(JSON.stringify(message)), message);
+  assert.throws(() => readFrame(JSON.stringify({ ...message, player_token: null })), FrameError);
+  assert.throws(() => readFrame(JSON.stringify({ ...message, opponent: null })), FrameError);
+  assert.throws(() => readFrame(JSON.stringify({ ...answer, seek: { ...waiting, status: "x" } })), FrameError);
+  assert.throws(() => readFrame(JSON.stringify({ type: "seek", seek: waiting })), FrameError);
+});

@@ -63,7 +63,7 @@ export class SolitaireClient extends Emitter<ClientEvents> {
     games: GamesApi;
     /** Races: create, join, read, commands. */
     races: RacesApi;
-    /** Quick pairing: ask to race now, read the seek, cancel it. */
+    /** Quick pairing: race now over the WebSocket, or seek, read and cancel by REST. */
     pairing: PairingApi;
     /** Players, link codes, statistics. */
     players: PlayersApi;

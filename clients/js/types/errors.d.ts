@@ -31,6 +31,7 @@ export function fromRejection(result: {
  *   the SDK sends again (only actions, undos and resignations are, with their ids);
  * - `disconnected`: the SDK gave up reconnecting (see the `reconnect` option);
  * - `closed`: the client was closed;
+ * - `cancelled`: a seek over the WebSocket was cancelled (`cancel()` or its AbortSignal);
  * - `network`: an HTTP request got no answer (the service is unreachable);
  * - `bad_answer`: an HTTP answer that is not the JSON the protocol promises.
  */

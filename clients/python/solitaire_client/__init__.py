@@ -4,6 +4,7 @@
 * :class:`GameSession` — play or watch a game over WebSocket with a live local state.
 * :class:`RaceSession` — follow a race and send race commands.
 * :class:`Connection` — the resilient WebSocket connection sessions can share.
+* :class:`SeekSession` — race someone now (quick pairing) over a connection.
 
 Messages are parsed into the service's own pydantic models (``service.protocol*``).
 """
@@ -23,6 +24,7 @@ from .errors import (
 )
 from .race import RaceSession
 from .rest import DEFAULT_URL, ServiceClient, new_request_id, websocket_url
+from .seeking import SeekCancelled, SeekLost, SeekSession
 from .session import GameSession
 from .types import Action, ActionLike
 
@@ -39,6 +41,9 @@ __all__ = [
     "ProtocolError",
     "RaceSession",
     "RuleRejected",
+    "SeekCancelled",
+    "SeekLost",
+    "SeekSession",
     "ServiceClient",
     "ServiceUnavailable",
     "SessionClosed",
