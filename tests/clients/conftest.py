@@ -64,8 +64,9 @@ class ServiceThread:
 
 def service_settings(redis_url: str, **overrides: Any) -> Settings:
     """Settings for a test service: generous rate limits, a short race countdown, every
-    player on public boards, and no plausibility floor: the SDK's scripted plays move as
-    fast as a program does."""
+    player on public boards, no plausibility floor (the SDK's scripted plays move as fast
+    as a program does), and a short analysis (its search runs at a low CPU priority, and
+    on a loaded machine the full budget outlasts the client's timeout)."""
     options: dict[str, Any] = {
         "rate_per_second": 1_000_000,
         "rate_burst": 1_000_000,
@@ -77,6 +78,7 @@ def service_settings(redis_url: str, **overrides: Any) -> Settings:
         "board_min_games": 0,
         "pace_burst_actions": 0,
         "pace_median_ms": 0,
+        "analysis_seconds": 0.5,
         **overrides,
     }
     return Settings(store_url=redis_url, **options)
