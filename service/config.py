@@ -94,9 +94,9 @@ class Settings(BaseSettings):
     )
     pairing_time_limit_seconds: int = Field(900, ge=30, description="Time limit of a paired race.")
     arena_schedule: str = Field(
-        "",
-        description="Recurring arenas: items like 'hourly DS.D1N 30m' separated by ';' "
-        "(docs/arena.md).",
+        "off",
+        description="Recurring arenas: items like 'hourly DS.D1N 30m' separated by ';', or "
+        "'off' (docs/arena.md).",
     )
     arena_wave_seconds: float = Field(
         1.0, gt=0, description="How often an arena's free players are paired (seconds)."

@@ -125,22 +125,22 @@ class Arenas:
     # ------------------------------------------------------------------ players
 
     async def create(
-        self, token: str | None, mode_text: str, start_at: int | None, minutes: int, name: str
+        self, token: str | None, mode_text: str, starts_in: int, minutes: int, name: str
     ) -> dict[str, Any]:
+        """A player's own arena, starting ``starts_in`` minutes from now."""
         player = await self.players.authenticate(token)
         mode = engine.Mode.find(mode_text, MODES)
         if mode is None:
             raise ServiceError(
                 ErrorCode.BAD_MESSAGE, 422, "mode is one of " + ", ".join(map(str, MODES))
             )
-        now = self.clock()
-        start = now if start_at is None else start_at
-        if not now - 60_000 <= start <= now + MAX_AHEAD_MS:
+        if not 0 <= starts_in * 60_000 <= MAX_AHEAD_MS or not 5 <= minutes <= MAX_MINUTES:
             raise ServiceError(
-                ErrorCode.BAD_MESSAGE, 422, "start_at is from now to 7 days ahead (server time)"
+                ErrorCode.BAD_MESSAGE, 422, "starts_in is 0 to 10080, minutes 5 to 180"
             )
         arena_id = f"{mode}-p{new_id(9)}"
-        await self.make(arena_id, str(mode), max(now, start), minutes, name, player.player_id)
+        start = self.clock() + starts_in * 60_000
+        await self.make(arena_id, str(mode), start, minutes, name, player.player_id)
         return await self.view(arena_id, token)
 
     async def cancel(self, arena_id: str, token: str | None) -> dict[str, Any]:

@@ -47,8 +47,10 @@ class Recurring:
 def parse_schedule(text: str, modes: set[str]) -> list[Recurring]:
     """``hourly DS.D1N 30m; daily TF.D3N 120m``: items separated by ``;``, each
     ``hourly`` or ``daily``, a mode and a duration in minutes (1 to 1440, no longer than
-    the period). Raises ``ValueError`` on anything else."""
-    found = []
+    the period); ``off`` (or nothing) for none. Raises ``ValueError`` on anything else."""
+    found: list[Recurring] = []
+    if text.strip() == "off":
+        return found
     for item in filter(None, (part.strip() for part in text.split(";"))):
         matched = _SCHEDULE_ITEM.match(item)
         if matched is None:

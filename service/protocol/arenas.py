@@ -22,8 +22,8 @@ class CreateArenaRequest(ClientModel):
     mode: PairingMode = Field(description="The mode every heat is played in, such as `DS.D1N`.")
     name: str = Field(min_length=1, max_length=60, description="The arena's name.")
     minutes: JsonInt = Field(ge=5, le=180, description="How long the arena runs.")
-    start_at: JsonInt | None = Field(
-        None, description="Server time (ms) it starts, up to 7 days ahead; null: now."
+    starts_in: JsonInt = Field(
+        0, ge=0, le=10080, description="Minutes from now it starts (up to 7 days); 0: now."
     )
 
 

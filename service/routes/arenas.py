@@ -38,7 +38,7 @@ async def list_arenas(request: Request) -> Response:
 async def create_arena(request: Request) -> Response:
     body = await read_body(request, CreateArenaRequest)
     made = await _arenas(request).create(
-        bearer_token(request), body.mode, body.start_at, body.minutes, body.name
+        bearer_token(request), body.mode, body.starts_in, body.minutes, body.name
     )
     location = f"/arenas/{made['arena']['arena_id']}"
     return json_response(made, 201, {"location": location})

@@ -245,8 +245,7 @@ def test_an_upcoming_arena_is_listed_and_its_maker_may_cancel_it(
     service: CheckedClient, clock: Clock
 ) -> None:
     host, ada = players(service, "Host", "Ada")
-    later = clock.ms() + 3600_000
-    body = {"mode": "DS.D1N", "name": "Later", "minutes": 30, "start_at": later}
+    body = {"mode": "DS.D1N", "name": "Later", "minutes": 30, "starts_in": 60}
     made = service.post("/arenas", json=body, headers=auth(host["player_token"])).json()
     arena_id = made["arena"]["arena_id"]
     assert made["arena"]["status"] == "upcoming"

@@ -14,7 +14,7 @@ export interface CreateArenaRequest {
    */
   minutes: number;
   /**
-   * Server time (ms) it starts, up to 7 days ahead; null: now.
+   * Minutes from now it starts (up to 7 days); 0: now.
    */
-  start_at?: number | null;
+  starts_in?: number;
 }
