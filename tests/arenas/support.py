@@ -12,10 +12,15 @@ from tests.support import CheckedClient, auth, service_client
 
 
 @contextmanager
-def arena_service(store_url: str, clock: Clock) -> Iterator[CheckedClient]:
+def arena_service(store_url: str, clock: Clock, **overrides: Any) -> Iterator[CheckedClient]:
     # Waves only when a test runs one.
     with service_client(
-        store_url, clock=clock, arena_wave_seconds=3600, pairing_wave_seconds=3600
+        store_url,
+        clock=clock,
+        arena_wave_seconds=3600,
+        pairing_wave_seconds=3600,
+        players_per_hour=1000,
+        **overrides,
     ) as client:
         yield client
 
