@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -30,6 +30,8 @@ log = logging.getLogger("service.arenas")
 
 # A wave that takes longer than this (a stalled store) lets another instance take over.
 _LOCK_MS = 10_000
+# Heats a wave counts, or makes, at once.
+_AT_ONCE = 32
 # How often an instance makes the scheduled arenas (seconds).
 _SCHEDULE_EVERY = 30.0
 
@@ -84,22 +86,23 @@ class ArenaWaves:
         try:
             entries = {p: orjson.loads(e) for p, e in (await self.store.entries(arena_id)).items()}
             heats = {r: orjson.loads(h) for r, h in (await self.store.heats(arena_id)).items()}
-            changed: list[str] = []
-            for heat in heats.values():
-                if heat["outcomes"] is None:
-                    changed += await self._settle(record, entries, heat)
-            made = 0
+            wave_at = self.clock()
+            open_heats = [h for h in heats.values() if h["outcomes"] is None]
+            for chunk in _chunks(open_heats):
+                settled = await asyncio.gather(*(self._settle(record, entries, h) for h in chunk))
+                await self._tell(arena_id, [p for players in settled for p in players])
             state = status(record, self.clock())
-            if state == "running":
-                made = await self._pair(record, entries, changed)
-            elif state == "finished" and all(h["outcomes"] is not None for h in heats.values()):
+            if state == "finished" and all(h["outcomes"] is not None for h in heats.values()):
                 await self._finish(record)
+            if state != "running":
                 return 0
-            if changed:
-                await self.arenas.publish(arena_id, changed)
-            return made
+            return await self._pair(record, entries, wave_at)
         finally:
             await self.store.unlock(arena_id, self.owner)
+
+    async def _tell(self, arena_id: str, changed: list[str]) -> None:
+        if changed:
+            await self.arenas.publish(arena_id, changed)
 
     async def _finish(self, record: dict[str, Any]) -> None:
         """Marks the standings final (every heat settled) and tells the followers."""
@@ -151,12 +154,14 @@ class ArenaWaves:
         heat["ended_at"] = now
         swap = Swap(entries=swap.entries, heat=(race_id, old_heat, dumps(heat)), scores=swap.scores)
         if not await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
-            # An entry changed meanwhile (a leave): the next wave counts the heat.
-            raise StoreUnavailable(f"heat {race_id} changed while counted; counted next wave")
+            # An entry changed meanwhile (a leave): the next wave reads it again and
+            # counts the heat then.
+            log.info("heat %s not counted: its players changed meanwhile", race_id)
+            return []
         return accounts
 
     async def _pair(
-        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], changed: list[str]
+        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int
     ) -> int:
         free = [e for e in entries.values() if e["present"] and e["state"] == "free"]
         if len(free) < 2:
@@ -167,37 +172,61 @@ class ArenaWaves:
         mode = engine.Mode.find(record["mode"], engine.Mode.all())
         assert mode is not None
         made = 0
-        for a_id, b_id in rules.pair_free(free, rank):
-            a, b = entries[a_id], entries[b_id]
-            seats = [(a["name"], a["token_hash"], a_id), (b["name"], b["token_hash"], b_id)]
-            doc = await self.arenas.lobby.create_paired(
-                mode, seats, self.arenas.settings.arena_heat_seconds
-            )
-            heat = {
-                "race_id": doc.race_id,
-                "started_at": self.clock(),
-                "ended_at": None,
-                "outcomes": None,
-                "players": [
-                    {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
-                    for e in (a, b)
-                ],
-            }
-            swap = Swap()
-            for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
-                before = dumps(entry)
-                entry.update(
-                    state="playing",
-                    heat={
-                        "race_id": doc.race_id,
-                        "game_id": seat.game_id,
-                        "player_id": seat.player_id,
-                        "opponent": {"name": other["name"], "rating": round(other["rating"])},
-                    },
-                )
-                swap.entries.append((entry["player_id"], before, dumps(entry)))
-            swap = Swap(entries=swap.entries, heat=(doc.race_id, None, dumps(heat)))
-            if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
-                made += 1
-                changed += [a_id, b_id]
+        # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
+        # told as soon as it is made: the first players paired need not wait for the
+        # last.
+        for chunk in _chunks(rules.pair_free(free, rank)):
+            heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
+            paired = [p for players in await asyncio.gather(*heats) for p in players]
+            made += len(paired) // 2
+            await self._tell(record["arena_id"], paired)
         return made
+
+    async def _heat(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        a: dict[str, Any],
+        b: dict[str, Any],
+        wave_at: int,
+    ) -> list[str]:
+        """Makes one heat's race, then marks both players in it in one swap; the two
+        player ids when done, none when either changed meanwhile (the race is never
+        played and expires)."""
+        seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
+        doc = await self.arenas.lobby.create_paired(
+            mode, seats, self.arenas.settings.arena_heat_seconds
+        )
+        heat = {
+            "race_id": doc.race_id,
+            "started_at": wave_at,
+            "ended_at": None,
+            "outcomes": None,
+            "players": [
+                {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
+                for e in (a, b)
+            ],
+        }
+        swap = Swap(heat=(doc.race_id, None, dumps(heat)))
+        for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
+            before = dumps(entry)
+            entry.update(
+                state="playing",
+                heat={
+                    "race_id": doc.race_id,
+                    "game_id": seat.game_id,
+                    "player_id": seat.player_id,
+                    "opponent": {"name": other["name"], "rating": round(other["rating"])},
+                },
+            )
+            swap.entries.append((entry["player_id"], before, dumps(entry)))
+        if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
+            return [a["player_id"], b["player_id"]]
+        return []
+
+
+T = TypeVar("T")
+
+
+def _chunks(items: list[T]) -> list[list[T]]:
+    return [items[i : i + _AT_ONCE] for i in range(0, len(items), _AT_ONCE)]

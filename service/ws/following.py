@@ -94,24 +94,36 @@ class Following:
             followed = self.followed.get(arena_id)
             if followed is None:
                 return
-            final = payload is not None and bool(orjson.loads(payload).get("final"))
+            news = orjson.loads(payload) if payload is not None else {}
+            final = bool(news.get("final"))
+            # Without a payload (the feed was lost a while) anything may have changed.
+            mine = payload is None or final or followed.player_id in news.get("changed", [])
             try:
-                await self._tell(arena_id, followed, None, full=final)
+                await self._tell(arena_id, followed, None, full=final, mine=mine)
             except (ServiceError, StoreUnavailable) as exc:
                 log.info("arena standings not sent: %s", exc)
 
     async def _tell(
-        self, arena_id: str, followed: _Followed, request_id: str | None, full: bool
+        self,
+        arena_id: str,
+        followed: _Followed,
+        request_id: str | None,
+        full: bool,
+        mine: bool = True,
     ) -> None:
+        """Sends the page's changed lines (all with ``full``), and the follower's own
+        line when ``mine`` says it may have changed (its rank may move without that:
+        the rank in ``you`` is as of the follower's last change)."""
         start = (followed.page - 1) * PAGE_SIZE
         page = await self.arenas.shared_page(arena_id, start)
         rows = {row["rank"]: row for row in page["rows"]}
-        you = None
-        if followed.player_id is not None and followed.token is not None:
+        you = followed.you
+        if mine and followed.player_id is not None and followed.token is not None:
             you = (await self.arenas.view(arena_id, followed.token))["you"]
         changed = [row for rank, row in rows.items() if full or followed.rows.get(rank) != row]
         if not full and not changed and you == followed.you:
             return
+        told_you = you if full or you != followed.you else None
         followed.rows = rows
         followed.you = you
         message: dict[str, Any] = {
@@ -122,7 +134,7 @@ class Following:
             "full": full,
             "final": page["final"],
             "rows": changed,
-            "you": you,
+            "you": told_you,
         }
         if request_id is not None:
             message["id"] = request_id

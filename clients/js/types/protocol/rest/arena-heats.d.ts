@@ -16,6 +16,9 @@ export interface ArenaHeat {
    * Read and replay it with the race's routes.
    */
   race_id: string;
+  /**
+   * Server time (ms) the wave that made it began.
+   */
   started_at: number;
   /**
    * Server time (ms) it was counted.
