@@ -208,8 +208,8 @@ class Pairing:
 
     async def _wave(self, mode: engine.Mode) -> int:
         name = str(mode)
-        # Most waves find nobody to pair: they take no lock.
-        if len(await self.seeks.waiting(name)) < 2:
+        # Most waves find nobody to pair: they read one count, and write nothing.
+        if await self.seeks.count(name) < 2:
             return 0
         if not await self.seeks.lock(name, self.owner, _LOCK_MS):
             return 0

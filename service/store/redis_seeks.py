@@ -164,6 +164,13 @@ class RedisSeeks(Seeks):
             for i in range(0, len(flat), 3)
         ]
 
+    async def count(self, mode: str) -> int:
+        try:
+            found: int = await self._redis.zcard(f"{_tag(mode)}:pool")
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return found
+
     async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
         keys = [f"{_tag(a.mode)}:pool", self._seek_key(a.seek_id), self._seek_key(b.seek_id)]
         args = [a.seek_id, b.seek_id, a_paired, b_paired, a.player_id, b.player_id, KEPT_SECONDS]

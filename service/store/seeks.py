@@ -87,6 +87,10 @@ class Seeks(ABC):
         """The seeks of the mode's pool still waiting (the expired ones are dropped)."""
 
     @abstractmethod
+    async def count(self, mode: str) -> int:
+        """How many seeks the mode's pool holds, expired ones included: a read only."""
+
+    @abstractmethod
     async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
         """Marks both paired (each with its seat's JSON) and takes them out of the pool,
         if both are still waiting; else changes nothing and answers False."""
@@ -144,6 +148,9 @@ class MemorySeeks(Seeks):
     async def waiting(self, mode: str) -> list[Seek]:
         found = [self._live(seek_id) for seek_id in list(self._seeks)]
         return [s for s in found if s is not None and s.mode == mode and s.status == "waiting"]
+
+    async def count(self, mode: str) -> int:
+        return len(await self.waiting(mode))
 
     async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
         now_a, now_b = self._live(a.seek_id), self._live(b.seek_id)
