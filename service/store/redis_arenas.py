@@ -126,7 +126,15 @@ class RedisArenas(Arenas):
         ids = await self._do("zrangebyscore", _INDEX, since_ms, until_ms, 0, limit)
         if not ids:
             return []
-        records = await self._do("mget", [_key(_text(i), "record") for i in ids])
+        # One GET per arena in one pipeline, not MGET: each arena's record lives in the
+        # hash slot of its own tag, and Redis Cluster refuses an MGET across slots.
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for arena_id in ids:
+                    pipe.get(_key(_text(arena_id), "record"))
+                records = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
         return [_text(r) for r in records if r is not None]
 
     async def entries(self, arena_id: str, player_ids: list[str] | None = None) -> dict[str, str]:
