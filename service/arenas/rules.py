@@ -64,8 +64,14 @@ def parse_schedule(text: str, modes: set[str]) -> list[Recurring]:
     return found
 
 
-def heat_outcomes(ranking: list[dict[str, Any]], gone: dict[str, bool]) -> dict[str, str]:
+def heat_outcomes(
+    ranking: list[dict[str, Any]], gone: dict[str, bool], unverified: set[str] | None = None
+) -> dict[str, str]:
     """Each race player's outcome of a finished heat, from the race's ranking.
+
+    A game that broke the plausibility floor of rated play (``unverified``: played at
+    machine speed, docs/ratings.md) loses the heat whatever its board shows; two such
+    games both lose. Otherwise:
 
     The first of these that tells the two apart decides: a player who won the game
     beats one who did not (of two winners, the faster); one still connected at the end
@@ -86,6 +92,9 @@ def heat_outcomes(ranking: list[dict[str, Any]], gone: dict[str, bool]) -> dict[
         )
 
     a, b = ranking[0], ranking[1]
+    flagged = {p["player_id"] for p in (a, b)} & (unverified or set())
+    if flagged:
+        return {p["player_id"]: LOSS if p["player_id"] in flagged else WIN for p in (a, b)}
     if key(a) == key(b):
         return {a["player_id"]: DRAW, b["player_id"]: DRAW}
     best, other = (a, b) if key(a) > key(b) else (b, a)

@@ -133,7 +133,9 @@ class ArenaWaves:
         else:
             gone = {p.player_id: p.watches is not None and not p.connected for p in doc.players}
             assert doc.result is not None
-            by_seat = rules.heat_outcomes(doc.result["ranking"], gone)
+            ratings = doc.result.get("ratings") or []
+            unverified = {c["player_id"] for c in ratings if not c.get("verified", True)}
+            by_seat = rules.heat_outcomes(doc.result["ranking"], gone, unverified)
             outcomes = {p.account: by_seat[p.player_id] for p in doc.players}
         now = self.clock()
         old_heat = dumps(heat)

@@ -81,6 +81,14 @@ def test_heat_outcomes(
     assert (outcomes["a"], outcomes["b"]) == expected
 
 
+def test_a_game_that_broke_the_plausibility_floor_loses_its_heat() -> None:
+    won = {"state": "won", "rank": 1, "foundations": 8, "player_id": "bot"}
+    playing = {"state": "playing", "rank": 2, "foundations": 1, "player_id": "ada"}
+    assert rules.heat_outcomes([won, playing], {}, {"bot"}) == {"bot": "loss", "ada": "win"}
+    both = rules.heat_outcomes([won, playing], {}, {"bot", "ada"})
+    assert both == {"bot": "loss", "ada": "loss"}
+
+
 def test_a_wave_pairs_by_standing_and_avoids_an_immediate_rematch() -> None:
     ada, bob, cy, di = entry("ada", last="bob"), entry("bob", last="ada"), entry("cy"), entry("di")
     rank = {"ada": 0, "bob": 1, "cy": 2, "di": 3}
