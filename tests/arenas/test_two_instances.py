@@ -56,3 +56,34 @@ def test_two_instances_pair_each_arena_player_once_and_count_each_heat_once(
         for page in (1, 2):
             rows = two.get(f"/arenas/{arena_id}/standings?page={page}").json()["rows"]
             assert all(row["heats"] == 1 and row["points"] == 1 for row in rows)
+
+
+def test_two_instances_make_each_scheduled_arena_once(clean_redis: str) -> None:
+    clock = Clock()
+    schedule = {"arena_schedule": "hourly DS.D1N 30m; daily TF.D3N 120m"}
+    with (
+        arena_service(clean_redis, clock, **schedule) as one,
+        arena_service(clean_redis, clock, **schedule) as two,
+    ):
+        services = [one, two]
+
+        def ensure(service: CheckedClient) -> None:
+            assert service.portal is not None
+            arenas = service.app.state.arenas  # type: ignore[attr-defined]
+            service.portal.call(arenas.ensure_scheduled)
+
+        with ThreadPoolExecutor(2) as pool:
+            for _ in range(3):
+                list(pool.map(ensure, services))
+        listed = two.get("/arenas").json()
+        found = listed["upcoming"] + listed["running"]
+        ids = [a["arena_id"] for a in found]
+        assert len(ids) == len(set(ids))
+        # The hourly arena of this hour and the next; the daily one of today and tomorrow
+        # (each upcoming or running, or finished earlier today).
+        hourly = [a for a in found if a["mode"] == "DS.D1N"]
+        assert 1 <= len(hourly) <= 2 and all(a["scheduled"] for a in hourly)
+        assert all(a["minutes"] == 30 for a in hourly)
+        daily = [a for a in found if a["mode"] == "TF.D3N"]
+        assert 1 <= len(daily) <= 2 and all(a["minutes"] == 120 for a in daily)
+        assert {a["start_at"] % 3_600_000 for a in found} == {0}
