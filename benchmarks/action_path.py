@@ -78,6 +78,7 @@ async def play(
     from service.config import Settings
     from service.server import tune_garbage_collector
     from service.ws.commands import Commands
+    from service.ws.following import Following
     from service.ws.frames import FrameGate, Outbox
     from service.ws.pump import Pump
     from service.ws.seeking import Seeking
@@ -102,7 +103,9 @@ async def play(
             outbox = Outbox(socket, state.games.metrics)  # type: ignore[arg-type]
             pump = Pump(outbox, state.games, state.races, settings)
             pump.start()
-            commands = Commands(outbox, pump, Seeking(outbox, state.pairing), settings)
+            seeking = Seeking(outbox, state.pairing)
+            following = Following(outbox, state.arenas)
+            commands = Commands(outbox, pump, seeking, following, settings)
             # Every frame passes the gate (rate, flood guard, size) as it does in
             # ``ws.Connection``.
             gate = FrameGate(outbox, settings, commands.handle)

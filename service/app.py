@@ -21,6 +21,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from .analysis import Analysis
+from .arenas import Arenas
+from .arenas.waves import ArenaWaves
 from .config import Settings
 from .errors import ServiceError
 from .games import Games
@@ -146,6 +148,8 @@ class Parts:
     hints: Hints
     ratings: Ratings
     pairing: Pairing
+    arenas: Arenas
+    arena_waves: ArenaWaves
 
 
 def assemble(
@@ -176,6 +180,7 @@ def assemble(
         clock=clock,
     )
     races = Races(games, race_updates, settings, analysis, clock_ms)
+    arenas = Arenas(store, races.lobby, players, ratings, settings, clock_ms)
     return Parts(
         analysis=analysis,
         games=games,
@@ -188,6 +193,8 @@ def assemble(
         hints=Hints(games, analysis, players),
         ratings=ratings,
         pairing=Pairing(store, races.lobby, players, ratings, settings, clock_ms),
+        arenas=arenas,
+        arena_waves=ArenaWaves(arenas, race_updates),
     )
 
 
@@ -211,9 +218,11 @@ def create_app(
             setattr(app.state, name, getattr(parts, name))
         parts.analysis.start_refilling(DAILY_MODES)
         parts.pairing.start()
+        parts.arena_waves.start()
         try:
             yield
         finally:
+            await parts.arena_waves.close()
             await parts.pairing.close()
             await parts.analysis.close()
             await parts.games.close()

@@ -119,6 +119,15 @@ class Settings(BaseSettings):
         30, gt=0, description="A seek nobody renews (its socket or polls gone) is dropped then."
     )
     pairing_time_limit_seconds: int = Field(900, ge=30, description="Time limit of a paired race.")
+    arena_schedule: str = Field(
+        "off",
+        description="Recurring arenas: items like 'hourly DS.D1N 30m' separated by ';', or "
+        "'off' (docs/arena.md).",
+    )
+    arena_wave_seconds: float = Field(
+        1.0, gt=0, description="How often an arena's free players are paired (seconds)."
+    )
+    arena_heat_seconds: int = Field(300, ge=30, description="Time limit of an arena heat.")
     players_per_hour: int = Field(
         30, gt=0, description="Players one client address may create in an hour."
     )

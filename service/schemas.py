@@ -15,6 +15,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from . import protocol
 from .openapi import openapi_document
+from .protocol import arenas as protocol_arenas
 from .protocol import games as protocol_games
 from .protocol import pairing as protocol_pairing
 from .protocol import players as protocol_players
@@ -41,6 +42,7 @@ _REST_REQUESTS: list[type[BaseModel]] = [
     protocol_races.ReadyRequest,
     *protocol_players.REST_REQUESTS,
     *protocol_pairing.REST_REQUESTS,
+    *protocol_arenas.REST_REQUESTS,
 ]
 _REST_RESPONSES: list[type[BaseModel]] = [
     protocol_games.CreatedGame,
@@ -58,6 +60,7 @@ _REST_RESPONSES: list[type[BaseModel]] = [
     protocol_races.RaceResponse,
     *protocol_players.REST_RESPONSES,
     *protocol_pairing.REST_RESPONSES,
+    *protocol_arenas.REST_RESPONSES,
 ]
 
 

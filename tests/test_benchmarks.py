@@ -364,3 +364,12 @@ def test_pairing_benchmark_reports_its_metrics() -> None:
         assert figures["pairing.races_not_of_two"]["value"] == 0
         assert figures["pairing.paired"]["value"] >= figures["pairing.seekers"]["value"] - 1
         assert "pairing.p99_ms" in figures
+
+
+def test_arena_benchmark_reports_its_metrics() -> None:
+    for extra in ((), ("--redis",)):
+        figures = run_benchmark("arena.py", *extra)
+        assert figures["arena.players_stuck"]["value"] == 0
+        assert figures["arena.heats_counted"]["value"] > 0
+        assert "arena.pairing_p99_ms" in figures and "arena.standings_update_p99_ms" in figures
+    assert "arena.redis_commands_per_heat" in figures

@@ -59,6 +59,10 @@ HTTP_ONLY_CODES = {
     "daily_attempt_used",
     "already_in_race",
     "winnable_pool_empty",
+    "arena_over",
+    "arena_started",
+    "not_in_arena",
+    "not_your_arena",
 }
 
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from referencing import Registry, Resource
 
 from service import protocol
+from service.protocol import arenas as protocol_arenas
 from service.protocol import games as protocol_games
 from service.protocol import pairing as protocol_pairing
 from service.protocol import players as protocol_players
@@ -82,6 +83,7 @@ def pydantic_adapters() -> dict[str, TypeAdapter[Any]]:
         protocol_races,
         protocol_players,
         protocol_pairing,
+        protocol_arenas,
         protocol_ws,
     ]
     for value in [value for module in modules for value in vars(module).values()]:

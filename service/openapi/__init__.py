@@ -30,6 +30,7 @@ from ..protocol.races import (
     RaceResponse,
     ReadyRequest,
 )
+from .arenas import ARENA_MODELS, arena_paths
 from .common import ERROR_STATUS
 from .games import game_paths
 from .pairing import PAIRING_MODELS, pairing_paths
@@ -75,7 +76,7 @@ BEARER = (
 
 @functools.cache
 def openapi_document() -> dict[str, Any]:
-    models: list[type[BaseModel]] = [*_MODELS, *PLAYER_MODELS, *PAIRING_MODELS]
+    models: list[type[BaseModel]] = [*_MODELS, *PLAYER_MODELS, *PAIRING_MODELS, *ARENA_MODELS]
     _, defs = models_json_schema(
         [(m, "serialization") for m in models] + [(m, "validation") for m in models],
         ref_template="#/components/schemas/{model}",
@@ -101,5 +102,6 @@ def openapi_document() -> dict[str, Any]:
             **service_paths(),
             **player_paths(),
             **pairing_paths(),
+            **arena_paths(),
         },
     }

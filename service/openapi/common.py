@@ -33,6 +33,7 @@ def path_param(name: str) -> dict[str, Any]:
 
 GAME_ID = path_param("game_id")
 RACE_ID = path_param("race_id")
+ARENA_ID = path_param("arena_id")
 AUTH: list[dict[str, list[str]]] = [{"bearer": []}]
 # Without a token the operation answers too, with what anyone may see.
 OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"bearer": []}]
@@ -70,6 +71,10 @@ ERROR_STATUS: dict[ErrorCode, int] = {
     ErrorCode.ALREADY_IN_RACE: 409,
     ErrorCode.ALREADY_SEEKING: 409,
     ErrorCode.NOT_YOUR_SEEK: 403,
+    ErrorCode.ARENA_OVER: 409,
+    ErrorCode.ARENA_STARTED: 409,
+    ErrorCode.NOT_IN_ARENA: 409,
+    ErrorCode.NOT_YOUR_ARENA: 403,
     ErrorCode.WINNABLE_POOL_EMPTY: 503,
     ErrorCode.WINNABLE_NOT_OFFERED: 422,
     ErrorCode.HINTS_NOT_ALLOWED: 403,

@@ -27,6 +27,7 @@ from . import (
     Rejection,
     RequestId,
 )
+from .arenas import ArenaId, ArenaRow, ArenaYou
 from .pairing import Opponent, PairingMode, SeekId, SeekView
 from .races import RaceId, RaceView, You
 from .strict import JsonInt, VersionNumber
@@ -93,6 +94,7 @@ class UnsubscribedMessage(Model):
     id: RequestId
     game_id: GameId | None = None
     race_id: RaceId | None = None
+    arena_id: ArenaId | None = None
 
 
 class ErrorMessage(Model):
@@ -169,6 +171,23 @@ class PairedMessage(Model):
     opponent: Opponent
 
 
+class ArenaStandingsMessage(Model):
+    """A page of an arena's standings: in full after `follow_arena`, then only the lines
+    that changed (by rank) each time a heat is counted or a player joins or leaves, and
+    once more with `final` when every heat is counted. `you` is your own line when you
+    followed with your player token; it shows your heat as soon as you are paired."""
+
+    type: Literal["arena_standings"]
+    id: RequestId | None = Field(None, description="The `follow_arena` this answers.")
+    arena_id: ArenaId
+    page: int = Field(ge=1)
+    total: int = Field(description="Players in the standings.")
+    full: bool = Field(description="True: `rows` is the whole page; false: changed lines.")
+    final: bool = Field(description="True: the arena is over and every heat counted.")
+    rows: list[ArenaRow]
+    you: ArenaYou | None = None
+
+
 ServerMessage = Annotated[
     WelcomeMessage
     | SubscribedMessage
@@ -182,7 +201,8 @@ ServerMessage = Annotated[
     | RaceMessage
     | RaceProgressMessage
     | SeekAnswer
-    | PairedMessage,
+    | PairedMessage
+    | ArenaStandingsMessage,
     Field(discriminator="type"),
 ]
 
@@ -300,6 +320,23 @@ class CancelSeekMessage(ClientModel):
     seek_id: SeekId
 
 
+class FollowArenaMessage(ClientModel):
+    """Follow a page of an arena's standings (`arena_standings`); with your player token,
+    your own line too. Following again changes the page."""
+
+    type: Literal["follow_arena"]
+    id: RequestId
+    arena_id: ArenaId
+    page: JsonInt = Field(1, ge=1, le=500, description="Page of 20 lines, from 1.")
+    token: str | None = Field(None, min_length=1, max_length=128, description="Your player token.")
+
+
+class UnfollowArenaMessage(ClientModel):
+    type: Literal["unfollow_arena"]
+    id: RequestId
+    arena_id: ArenaId
+
+
 ClientMessage = Annotated[
     HelloMessage
     | SubscribeMessage
@@ -313,7 +350,9 @@ ClientMessage = Annotated[
     | UnwatchRaceMessage
     | RaceCommandMessage
     | SeekMessage
-    | CancelSeekMessage,
+    | CancelSeekMessage
+    | FollowArenaMessage
+    | UnfollowArenaMessage,
     Field(discriminator="type"),
 ]
 

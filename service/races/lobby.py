@@ -292,11 +292,15 @@ class RaceLobby:
         return await self.answer(doc, view, token)
 
     async def create_paired(
-        self, mode: engine.Mode, seats: list[tuple[str, str, str]]
+        self,
+        mode: engine.Mode,
+        seats: list[tuple[str, str, str]],
+        time_limit_seconds: int | None = None,
     ) -> RaceDocument:
         """A rated race of two seats (name, race token hash, player id) made by quick
-        pairing, its countdown running: a certified deal when one is ready, else a
-        secret one (both secret until the race is over)."""
+        pairing or an arena's wave, its countdown running: a certified deal when one is
+        ready, else a secret one (both secret until the race is over). Its time limit is
+        quick pairing's unless given."""
         certified = await self.analysis.take_winnable_now(mode)
         code = certified or mode.random_secret()
         players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
@@ -305,7 +309,7 @@ class RaceLobby:
             draw=mode.draw,
             scoring=mode.scoring.value,
             max_players=2,
-            time_limit_seconds=self.settings.pairing_time_limit_seconds,
+            time_limit_seconds=time_limit_seconds or self.settings.pairing_time_limit_seconds,
             players=players,
             host=players[0].player_id,
             winnable=certified is not None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, WebSocketRoute
 
 from ..ws import websocket_endpoint
+from .arenas import ARENA_ROUTES
 from .games import GAME_ROUTES
 from .hints import HINT_ROUTES
 from .pairing import PAIRING_ROUTES
@@ -21,4 +22,5 @@ ROUTES: list[BaseRoute] = [
     *PLAYER_ROUTES,
     *HINT_ROUTES,
     *PAIRING_ROUTES,
+    *ARENA_ROUTES,
 ]

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import NamedTuple, Protocol
 
 from ..config import Settings
+from .arenas import Arenas
 from .records import Records
 from .seeks import Seeks
 
@@ -135,6 +136,8 @@ class Store(ABC):
     records: Records
     # The pool of quick pairing.
     seeks: Seeks
+    # Arena tournaments.
+    arenas: Arenas
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -7,6 +7,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 
 from ..config import Settings
+from .arenas import MemoryArenas
 from .base import (
     CHECKPOINT_INTERVAL,
     REQUEST_MEMORY,
@@ -54,6 +55,7 @@ class MemoryStore(Store):
         self._tallies: dict[str, tuple[int, float]] = {}
         self.records = MemoryRecords()
         self.seeks = MemorySeeks()
+        self.arenas = MemoryArenas()
         self._last_sweep = now()
 
     @property

@@ -29,6 +29,7 @@ from .base import (
     StoreUnavailable,
     read_log_entry,
 )
+from .redis_arenas import RedisArenas
 from .redis_board_moves import move_old_boards
 from .redis_clients import connect
 from .redis_feed import ChangeFeed
@@ -72,6 +73,7 @@ class RedisStore(Store):
         self._run = clients.run
         self.records = RedisRecords(self._redis)
         self.seeks = RedisSeeks(self._redis)
+        self.arenas = RedisArenas(self._redis)
         self._races = RedisRaces(self._redis, self._run, settings)
         self._tally = self._redis.register_script(redis_once.TALLY)
         self._admit = self._redis.register_script(redis_once.ADMIT)

@@ -12,12 +12,14 @@ import asyncio
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
+from ..arenas import Arenas
 from ..config import Settings
 from ..games import Games
 from ..guards.rates import AddressBuckets
 from ..pairing import Pairing
 from ..races import Races
 from .commands import Commands
+from .following import Following
 from .frames import FrameGate, Outbox
 from .pump import Pump
 from .seeking import Seeking
@@ -30,6 +32,7 @@ class Connection:
         games: Games,
         races: Races,
         pairing: Pairing,
+        arenas: Arenas,
         settings: Settings,
         page_buckets: AddressBuckets | None = None,
     ) -> None:
@@ -38,7 +41,8 @@ class Connection:
         self.outbox = Outbox(websocket, games.metrics)
         self.pump = Pump(self.outbox, games, races, settings, page_buckets)
         self.seeking = Seeking(self.outbox, pairing)
-        self.commands = Commands(self.outbox, self.pump, self.seeking, settings)
+        self.following = Following(self.outbox, arenas)
+        self.commands = Commands(self.outbox, self.pump, self.seeking, self.following, settings)
         self.gate = FrameGate(self.outbox, settings, self.commands.handle)
 
     async def run(self) -> None:
@@ -62,6 +66,7 @@ class Connection:
             # A task, so that the seeks are cancelled even when this is cancelled first.
             self.leaving = asyncio.ensure_future(self.seeking.stop())
             try:
+                await self.following.stop()
                 await self.pump.stop()
                 await asyncio.shield(self.leaving)
             finally:
@@ -72,5 +77,5 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
     pages = getattr(state, "page_buckets", None)
     await Connection(
-        websocket, state.games, state.races, state.pairing, state.settings, pages
+        websocket, state.games, state.races, state.pairing, state.arenas, state.settings, pages
     ).run()

@@ -20,6 +20,7 @@ from ..protocol.ws import (
     ActionMessage,
     CancelSeekMessage,
     ClientMessage,
+    FollowArenaMessage,
     HelloMessage,
     HintMessage,
     PingMessage,
@@ -28,20 +29,30 @@ from ..protocol.ws import (
     SeekMessage,
     SubscribeMessage,
     UndoMessage,
+    UnfollowArenaMessage,
     UnsubscribeMessage,
     UnwatchRaceMessage,
     WatchRaceMessage,
 )
+from .following import Following
 from .frames import Outbox, accepted, request_id_of, welcome
 from .pump import Pump, Subscription
 from .seeking import Seeking
 
 
 class Commands:
-    def __init__(self, outbox: Outbox, pump: Pump, seeking: Seeking, settings: Settings) -> None:
+    def __init__(
+        self,
+        outbox: Outbox,
+        pump: Pump,
+        seeking: Seeking,
+        following: Following,
+        settings: Settings,
+    ) -> None:
         self.outbox = outbox
         self.pump = pump
         self.seeking = seeking
+        self.following = following
         self.games = pump.games
         self.races = pump.races
         self.settings = settings
@@ -90,6 +101,10 @@ class Commands:
                 await self.seeking.seek(message)
             elif isinstance(message, CancelSeekMessage):
                 await self.seeking.cancel(message)
+            elif isinstance(message, FollowArenaMessage):
+                await self.following.follow(message)
+            elif isinstance(message, UnfollowArenaMessage):
+                await self.following.unfollow(message)
         except RuleRejected as exc:
             await outbox.send(
                 {

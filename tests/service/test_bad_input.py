@@ -16,6 +16,7 @@ from pydantic.fields import FieldInfo
 from starlette.websockets import WebSocketDisconnect
 
 from service import engine, protocol
+from service.protocol import arenas as protocol_arenas
 from service.protocol import games as protocol_games
 from service.protocol import pairing as protocol_pairing
 from service.protocol import players as protocol_players
@@ -503,7 +504,14 @@ def request_models() -> list[type[BaseModel]]:
         for operation in item.values()
         if "requestBody" in operation
     }
-    modules = [protocol, protocol_games, protocol_races, protocol_players, protocol_pairing]
+    modules = [
+        protocol,
+        protocol_games,
+        protocol_races,
+        protocol_players,
+        protocol_pairing,
+        protocol_arenas,
+    ]
     found = [
         value
         for module in modules

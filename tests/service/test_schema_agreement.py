@@ -218,6 +218,7 @@ class World:
             "ready-request": ("POST", f"/races/{self.race_id}/ready", self.race_token),
             "rename-request": ("PATCH", "/players/me", self.player_token),
             "seek-request": ("POST", "/pairing/seeks", self.player_token),
+            "create-arena-request": ("POST", "/arenas", self.player_token),
             "link-request": ("POST", "/players/link", None),
             "daily-play-request": (
                 "POST",

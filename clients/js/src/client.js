@@ -8,6 +8,7 @@ import { Emitter } from "./emitter.js";
 import { Game } from "./game.js";
 import { Http } from "./http.js";
 import { Race } from "./race.js";
+import { ArenasApi } from "./rest/arenas.js";
 import { DailyApi } from "./rest/daily.js";
 import { GamesApi } from "./rest/games.js";
 import { PairingApi } from "./rest/pairing.js";
@@ -93,6 +94,8 @@ export class SolitaireClient extends Emitter {
     this.races = new RacesApi(this.http, this.tokens);
     /** Quick pairing: race now over the WebSocket, or seek, read and cancel by REST. */
     this.pairing = new PairingApi(this.http, this.tokens, this.connection);
+    /** Arena tournaments: list, make, join, leave, standings, heats. */
+    this.arenas = new ArenasApi(this.http, this.tokens);
     /** Players, link codes, statistics. */
     this.players = new PlayersApi(this.http, this.tokens);
     /** The daily challenge and the leaderboards. */

@@ -12,6 +12,7 @@ export { PatchError, applyPatch, parsePointer } from "./patch.js";
 export { Race } from "./race.js";
 export { LiveSeek } from "./seek.js";
 export { Tokens } from "./tokens.js";
+export { ROUTES as ARENA_ROUTES } from "./rest/arenas.js";
 export { ROUTES as DAILY_ROUTES } from "./rest/daily.js";
 export { ROUTES as GAME_ROUTES } from "./rest/games.js";
 export { ROUTES as PAIRING_ROUTES } from "./rest/pairing.js";

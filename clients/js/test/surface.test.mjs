@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 import {
+  ARENA_ROUTES,
   DAILY_ROUTES,
   GAME_ROUTES,
   PAIRING_ROUTES,
@@ -37,6 +38,7 @@ test("every operation of the OpenAPI document has its SDK call", async () => {
     ...GAME_ROUTES,
     ...RACE_ROUTES,
     ...PAIRING_ROUTES,
+    ...ARENA_ROUTES,
     ...PLAYER_ROUTES,
     ...DAILY_ROUTES,
     ...SERVICE_ROUTES,
@@ -50,7 +52,7 @@ test("every operation of the OpenAPI document has its SDK call", async () => {
 
 test("the client's groups are the REST modules", () => {
   const client = new SolitaireClient({ url: "http://127.0.0.1:1" });
-  for (const group of ["games", "races", "pairing", "players", "daily", "service"]) {
+  for (const group of ["games", "races", "pairing", "arenas", "players", "daily", "service"]) {
     assert.equal(typeof client[/** @type {"games"} */ (group)], "object", group);
   }
   assert.equal(client.connection.url, "ws://127.0.0.1:1/ws");

@@ -65,6 +65,8 @@ export class SolitaireClient extends Emitter<ClientEvents> {
     races: RacesApi;
     /** Quick pairing: race now over the WebSocket, or seek, read and cancel by REST. */
     pairing: PairingApi;
+    /** Arena tournaments: list, make, join, leave, standings, heats. */
+    arenas: ArenasApi;
     /** Players, link codes, statistics. */
     players: PlayersApi;
     /** The daily challenge and the leaderboards. */
@@ -239,6 +241,7 @@ import { Connection } from "./connection.js";
 import { GamesApi } from "./rest/games.js";
 import { RacesApi } from "./rest/races.js";
 import { PairingApi } from "./rest/pairing.js";
+import { ArenasApi } from "./rest/arenas.js";
 import { PlayersApi } from "./rest/players.js";
 import { DailyApi } from "./rest/daily.js";
 import { ServiceApi } from "./rest/service.js";

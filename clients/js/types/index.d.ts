@@ -5,6 +5,7 @@ export { Http } from "./http.js";
 export { Race } from "./race.js";
 export { LiveSeek } from "./seek.js";
 export { Tokens } from "./tokens.js";
+export { ROUTES as ARENA_ROUTES } from "./rest/arenas.js";
 export { ROUTES as DAILY_ROUTES } from "./rest/daily.js";
 export { ROUTES as GAME_ROUTES } from "./rest/games.js";
 export { ROUTES as PAIRING_ROUTES } from "./rest/pairing.js";

@@ -11,6 +11,7 @@ from pydantic import TypeAdapter
 
 from service.protocol import Change
 from service.protocol.ws import (
+    ArenaStandingsMessage,
     ErrorMessage,
     HintAnswer,
     PairedMessage,
@@ -42,6 +43,7 @@ AnyServerMessage = (
     | RaceProgressMessage
     | SeekAnswer
     | PairedMessage
+    | ArenaStandingsMessage
 )
 SERVER_MESSAGE: TypeAdapter[AnyServerMessage] = TypeAdapter(ServerMessage)
 

@@ -25,6 +25,7 @@ from service.protocol.games import (
     UndoRequest,
 )
 
+from .rest_arenas import ArenaCalls
 from .rest_base import (
     DEFAULT_URL,
     Draw,
@@ -49,7 +50,7 @@ __all__ = [
 ]
 
 
-class ServiceClient(PlayerCalls, RaceCalls, PairingCalls):
+class ServiceClient(PlayerCalls, RaceCalls, PairingCalls, ArenaCalls):
     """Async client for the REST API.
 
     The game and race tokens returned by :meth:`create_game`, :meth:`create_race` and

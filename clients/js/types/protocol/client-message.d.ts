@@ -13,7 +13,9 @@ export type ClientMessage =
   | UnwatchRaceMessage
   | RaceCommandMessage
   | SeekMessage
-  | CancelSeekMessage;
+  | CancelSeekMessage
+  | FollowArenaMessage
+  | UnfollowArenaMessage;
 
 export interface HelloMessage {
   type: "hello";
@@ -205,4 +207,32 @@ export interface CancelSeekMessage {
    */
   id: string;
   seek_id: string;
+}
+/**
+ * Follow a page of an arena's standings (`arena_standings`); with your player token,
+ * your own line too. Following again changes the page.
+ */
+export interface FollowArenaMessage {
+  type: "follow_arena";
+  /**
+   * Client request id.
+   */
+  id: string;
+  arena_id: string;
+  /**
+   * Page of 20 lines, from 1.
+   */
+  page?: number;
+  /**
+   * Your player token.
+   */
+  token?: string | null;
+}
+export interface UnfollowArenaMessage {
+  type: "unfollow_arena";
+  /**
+   * Client request id.
+   */
+  id: string;
+  arena_id: string;
 }

@@ -13,7 +13,8 @@ export type ServerMessage =
   | RaceMessage
   | RaceProgressMessage
   | SeekAnswer
-  | PairedMessage;
+  | PairedMessage
+  | ArenaStandingsMessage;
 export type ErrorCode =
   | "bad_json"
   | "bad_message"
@@ -48,6 +49,10 @@ export type ErrorCode =
   | "already_in_race"
   | "already_seeking"
   | "not_your_seek"
+  | "arena_over"
+  | "arena_started"
+  | "not_in_arena"
+  | "not_your_arena"
   | "winnable_pool_empty"
   | "winnable_not_offered"
   | "hints_not_allowed"
@@ -349,6 +354,7 @@ export interface UnsubscribedMessage {
   id: string;
   game_id?: string | null;
   race_id?: string | null;
+  arena_id?: string | null;
 }
 export interface ErrorMessage {
   type: "error";
@@ -645,5 +651,128 @@ export interface PairedMessage {
    * Your race token, also your game's token.
    */
   player_token: string;
+  opponent: Opponent;
+}
+/**
+ * A page of an arena's standings: in full after `follow_arena`, then only the lines
+ * that changed (by rank) each time a heat is counted or a player joins or leaves, and
+ * once more with `final` when every heat is counted. `you` is your own line when you
+ * followed with your player token; it shows your heat as soon as you are paired.
+ */
+export interface ArenaStandingsMessage {
+  type: "arena_standings";
+  /**
+   * The `follow_arena` this answers.
+   */
+  id?: string | null;
+  arena_id: string;
+  page: number;
+  /**
+   * Players in the standings.
+   */
+  total: number;
+  /**
+   * True: `rows` is the whole page; false: changed lines.
+   */
+  full: boolean;
+  /**
+   * True: the arena is over and every heat counted.
+   */
+  final: boolean;
+  rows: ArenaRow[];
+  you?: ArenaYou | null;
+}
+/**
+ * A line of the standings.
+ */
+export interface ArenaRow {
+  rank: number;
+  player_id: string;
+  name: string;
+  /**
+   * The player's rating in the mode when they joined.
+   */
+  rating: number;
+  points: number;
+  heats: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /**
+   * Wins in a row.
+   */
+  streak: number;
+  /**
+   * On fire (two wins in a row): wins count 4, draws 2.
+   */
+  fire: boolean;
+  /**
+   * Mean of opponent rating ±400 (win/loss) per heat.
+   */
+  performance: number;
+  /**
+   * In a heat now.
+   */
+  playing: boolean;
+  /**
+   * Joined and not left: paired as soon as free.
+   */
+  present: boolean;
+}
+/**
+ * Your own line, with your heat under way.
+ */
+export interface ArenaYou {
+  rank: number;
+  player_id: string;
+  name: string;
+  /**
+   * The player's rating in the mode when they joined.
+   */
+  rating: number;
+  points: number;
+  heats: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /**
+   * Wins in a row.
+   */
+  streak: number;
+  /**
+   * On fire (two wins in a row): wins count 4, draws 2.
+   */
+  fire: boolean;
+  /**
+   * Mean of opponent rating ±400 (win/loss) per heat.
+   */
+  performance: number;
+  /**
+   * In a heat now.
+   */
+  playing: boolean;
+  /**
+   * Joined and not left: paired as soon as free.
+   */
+  present: boolean;
+  heat: ArenaSeat | null;
+}
+/**
+ * Your heat under way: its race and your seat. Watch the race with `player_token`.
+ */
+export interface ArenaSeat {
+  race_id: string;
+  /**
+   * Your game in the heat's race.
+   */
+  game_id: string;
+  /**
+   * Your id in the race.
+   */
+  player_id: string;
+  /**
+   * Your race token in every heat of this arena, computed from the player token that joined: null when read with another of your player tokens.
+   */
+  player_token: string | null;
   opponent: Opponent;
 }

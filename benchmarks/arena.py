@@ -1,0 +1,322 @@
+#!/usr/bin/env python
+"""One arena with many players: pairing and standings pushes, measured end to end.
+
+The service runs as ``python -m service`` in a child process on a free port of
+127.0.0.1: one instance on the memory store by default, or with ``--redis`` two
+instances on a private ``redis-server`` that this script starts (and stops), the
+players split between them. The driver (this process, asyncio with the ``websockets``
+client and ``httpx2``) creates ``--players`` players over HTTP and an arena; each player
+opens a WebSocket, follows the top page of the standings with its player token
+(``follow_arena``), and joins over HTTP. Whenever its line shows a new heat, it resigns
+the heat's race at once (countdown 0), so every heat is a draw that ends as soon as both
+players resigned; it plays ``--heats`` heats and keeps following until the end.
+
+Figures:
+
+- ``arena.pairing_p99_ms``: from the start of the wave that paired a player (the heat's
+  ``started_at``) to the player's socket receiving its new heat;
+- ``arena.free_to_paired_p99_ms``: from the player being free (joined, or its previous
+  heat's race over) to its new heat received, the wait for the next wave included;
+- ``arena.standings_update_p99_ms``: from a heat being counted (its ``ended_at``) to a
+  follower receiving the changed line of a player of that heat (on its page, or its own);
+- ``arena.redis_commands_per_heat`` (``--redis``): Redis commands of the whole run after
+  the joins, per heat counted (every call, from both instances);
+- ``arena.cpu_ms_per_heat``: CPU of the service processes over the same window, per heat.
+
+Output: a table, then one JSON line per figure, e.g.
+``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
+
+    python benchmarks/arena.py [--players 1000] [--heats 3] [--wave 1] [--redis] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks._client import recv_json, run_driver, ws_connect
+from benchmarks._processes import (
+    Process,
+    cpu_seconds,
+    percentile_ms,
+    start_redis,
+    start_service,
+    wait_ready,
+    wait_redis,
+)
+from benchmarks._report import Figure, report
+
+MODE = "TF.D1N"
+# How long the driver waits for every player's heats: a base, and as long again per
+# hundred heats (one instance makes a few dozen heats a second at best).
+WAIT_BASE_SECONDS = 60.0
+WAIT_PER_HEAT_SECONDS = 0.1
+
+
+def now_ms() -> float:
+    return time.time() * 1000
+
+
+@dataclass
+class Player:
+    index: int
+    service: Process
+    token: str
+    joined_ms: float = 0.0
+    # Race id -> when the socket received the heat (wall ms).
+    told: dict[str, float] = field(default_factory=dict)
+    # (received at, player id, heats) of every changed line after the first page.
+    lines: list[tuple[float, str, int]] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def play(player: Player, arena_id: str, heats: int, http: Any, stop: asyncio.Event) -> None:
+    base = player.service.url
+    auth = {"authorization": f"Bearer {player.token}"}
+    async with ws_connect(player.service.port) as ws:
+        await ws.send('{"type": "hello", "protocol": 1}')
+        await recv_json(ws)
+        follow = {"type": "follow_arena", "id": "f", "arena_id": arena_id, "token": player.token}
+        await ws.send(orjson.dumps(follow).decode())
+        first = await recv_json(ws)
+        assert first["type"] == "arena_standings", first
+        known = {row["player_id"]: row["heats"] for row in first["rows"]}
+        player.joined_ms = now_ms()
+        joined = await http.post(f"{base}/arenas/{arena_id}/players", headers=auth)
+        joined.raise_for_status()
+        resigning: set[asyncio.Task[Any]] = set()
+        while not stop.is_set():
+            try:
+                message = await recv_json(ws, 1.0)
+            except TimeoutError:
+                continue
+            at = now_ms()
+            if message["type"] != "arena_standings":
+                continue
+            rows = list(message["rows"])
+            if message.get("you"):
+                rows.append(message["you"])
+            for row in rows:
+                if row["heats"] > known.get(row["player_id"], 0):
+                    player.lines.append((at, row["player_id"], row["heats"]))
+                known[row["player_id"]] = row["heats"]
+            heat = (message.get("you") or {}).get("heat")
+            if heat and heat["race_id"] not in player.told and len(player.told) < heats:
+                player.told[heat["race_id"]] = at
+                url = f"{base}/races/{heat['race_id']}/resign"
+                task = asyncio.create_task(resign(http, url, heat["player_token"]))
+                resigning.add(task)
+                task.add_done_callback(resigning.discard)
+                if len(player.told) == heats:
+                    player.done.set()
+        await asyncio.gather(*resigning, return_exceptions=True)
+
+
+async def resign(http: Any, url: str, token: str) -> None:
+    """Resigns a heat, again when the connection was cut under the request (a kept-alive
+    connection the server closed): a heat left unresigned would last its time limit."""
+    import httpx2
+
+    for _ in range(5):
+        try:
+            await http.post(url, headers={"authorization": f"Bearer {token}"})
+            return
+        except httpx2.TransportError:
+            await asyncio.sleep(0.1)
+
+
+def redis_calls(port: int) -> int:
+    import redis
+
+    client = redis.Redis(host="127.0.0.1", port=port)
+    try:
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    return sum(int(entry["calls"]) for entry in stats.values())
+
+
+async def run(args: argparse.Namespace) -> int:
+    import httpx2
+
+    settings = {
+        "HTTP_WRITE_RATE_PER_SECOND": "1000000000",
+        "HTTP_WRITE_BURST": "1000000000",
+        "RATE_PER_SECOND": "1000000",
+        "RATE_BURST": "1000000",
+        "PLAYERS_PER_HOUR": "1000000",
+        "MAX_CONNECTIONS_PER_ADDRESS": "100000",
+        "MAX_CONNECTIONS": "100000",
+        "ARENA_WAVE_SECONDS": str(args.wave),
+        "PAIRING_WAVE_SECONDS": "3600",
+        "RACE_COUNTDOWN_SECONDS": "0",
+    }
+    redis: Process | None = None
+    workdir = tempfile.TemporaryDirectory()
+    services: list[Process] = []
+    stop = asyncio.Event()
+    try:
+        if args.redis:
+            redis = start_redis(Path(workdir.name))
+            await wait_redis(redis.port)
+            url = f"redis://127.0.0.1:{redis.port}/0"
+            services = [start_service(f"service {n}", url, settings) for n in (1, 2)]
+        else:
+            services = [start_service("service", "memory://", settings)]
+        limits = httpx2.Limits(max_connections=200)
+        async with httpx2.AsyncClient(trust_env=False, timeout=60, limits=limits) as http:
+            for service in services:
+                await wait_ready(http, service)
+            made = await http.post(f"{services[0].url}/players", json={"name": "Host"})
+            host = made.json()["player_token"]
+            body = {"mode": MODE, "name": "Benchmark", "minutes": 60}
+            arena = await http.post(
+                f"{services[0].url}/arenas", json=body, headers={"authorization": f"Bearer {host}"}
+            )
+            arena.raise_for_status()
+            arena_id = arena.json()["arena"]["arena_id"]
+            gate = asyncio.Semaphore(50)
+
+            async def new_player(index: int) -> Player:
+                service = services[index % len(services)]
+                async with gate:
+                    created = await http.post(f"{service.url}/players", json={"name": f"P{index}"})
+                created.raise_for_status()
+                return Player(index, service, created.json()["player_token"])
+
+            players = await asyncio.gather(*(new_player(i) for i in range(args.players)))
+            calls_before = redis_calls(redis.port) if redis else 0
+            cpu_before = sum(cpu_seconds(s.pid) for s in services)
+            started = time.perf_counter()
+            tasks = [
+                asyncio.create_task(play(p, arena_id, args.heats, http, stop)) for p in players
+            ]
+            waiting = [asyncio.create_task(p.done.wait()) for p in players]
+            wait = WAIT_BASE_SECONDS + WAIT_PER_HEAT_SECONDS * args.players * args.heats / 2
+            _, pending = await asyncio.wait(waiting, timeout=wait)
+            for task in pending:
+                task.cancel()
+            # The last heats ended by the last resignations: let a wave count them.
+            await asyncio.sleep(args.wave * 2 + 1)
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            elapsed = time.perf_counter() - started
+            cpu = sum(cpu_seconds(s.pid) for s in services) - cpu_before
+            calls = (redis_calls(redis.port) - calls_before) if redis else 0
+            heats = (await http.get(f"{services[0].url}/arenas/{arena_id}/heats")).json()["heats"]
+    finally:
+        for service in services:
+            service.stop()
+        if redis is not None:
+            redis.stop()
+        workdir.cleanup()
+    return figures(args, players, heats, elapsed, cpu, calls)
+
+
+def figures(
+    args: argparse.Namespace,
+    players: list[Player],
+    heats: list[dict[str, Any]],
+    elapsed: float,
+    cpu: float,
+    calls: int,
+) -> int:
+    started = {h["race_id"]: h["started_at"] for h in heats}
+    counted = [h for h in heats if h["outcomes"] is not None]
+    # Player id -> the ended_at of its heats in order (its k-th heat counted at [k-1]).
+    ends: dict[str, list[float]] = {}
+    for heat in sorted(counted, key=lambda h: h["ended_at"]):
+        for seat in heat["players"]:
+            ends.setdefault(seat["player_id"], []).append(heat["ended_at"])
+    pairing, free_to_paired, standings = [], [], []
+    for player in players:
+        previous = player.joined_ms
+        for race_id, told in sorted(player.told.items(), key=lambda item: item[1]):
+            if race_id in started:
+                pairing.append(max(0.0, told - started[race_id]) / 1000)
+            free_to_paired.append(max(0.0, told - previous) / 1000)
+            previous = told
+        for at, player_id, count in player.lines:
+            ended = ends.get(player_id, [])
+            if 0 < count <= len(ended):
+                standings.append(max(0.0, at - ended[count - 1]) / 1000)
+    told = sum(len(p.told) for p in players)
+    stuck = sum(1 for p in players if len(p.told) < args.heats)
+    per_heat = max(1, len(counted))
+    results = [
+        Figure("arena.players", args.players, "1", "players"),
+        Figure("arena.heats_counted", len(counted), "1", "heats counted"),
+        Figure("arena.heats_told", told, "1", "heats told to a player"),
+        Figure("arena.players_stuck", stuck, "1", f"told fewer than {args.heats} heats", "0"),
+        Figure("arena.pairing_p50_ms", percentile_ms(pairing, 50), "ms", "wave -> told, median"),
+        Figure("arena.pairing_p99_ms", percentile_ms(pairing, 99), "ms", "wave -> told", "<= 100"),
+        Figure(
+            "arena.free_to_paired_p99_ms",
+            percentile_ms(free_to_paired, 99),
+            "ms",
+            "free -> told, wave wait included",
+        ),
+        Figure(
+            "arena.standings_update_p50_ms",
+            percentile_ms(standings, 50),
+            "ms",
+            "heat counted -> follower has it, median",
+        ),
+        Figure(
+            "arena.standings_update_p99_ms",
+            percentile_ms(standings, 99),
+            "ms",
+            "heat counted -> follower has it",
+            "<= 200",
+        ),
+        Figure("arena.standings_samples", len(standings), "1", "changed lines received"),
+        Figure("arena.cpu_ms_per_heat", round(cpu * 1000 / per_heat, 2), "ms", "service CPU"),
+        Figure("arena.seconds", round(elapsed, 1), "s", "run after the players were made"),
+    ]
+    if args.redis:
+        results.insert(
+            -2, Figure("arena.redis_commands_per_heat", round(calls / per_heat, 1), "1", "all")
+        )
+    where = "two instances on one Redis" if args.redis else "one instance, memory store"
+    title = (
+        f"Arena: {args.players} players, {args.heats} heats each, waves every {args.wave:g} s, "
+        f"{where}, {os.cpu_count()} CPUs"
+    )
+    report(title, [f for f in results if f.value == f.value])
+    return 0 if stuck == 0 else 1
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000, help="players in the arena")
+    parser.add_argument("--heats", type=int, default=3, help="heats each player plays")
+    parser.add_argument("--wave", type=float, default=1.0, help="ARENA_WAVE_SECONDS")
+    parser.add_argument(
+        "--redis", action="store_true", help="two instances on a private redis-server"
+    )
+    parser.add_argument("--quick", action="store_true", help="20 players, 2 heats: a smoke run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.heats = 20, 2
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_driver(run(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

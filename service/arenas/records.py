@@ -1,0 +1,107 @@
+"""An arena's record and its players' entries as the store keeps them (JSON), and how
+players read them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from ..store import hash_token
+from ..support.ids import derived_token
+from . import rules
+
+
+def arena_token(player_token: str, arena_id: str) -> str:
+    """The player's race token in every heat of the arena: derived from their player
+    token, so the entry keeps only its hash and only that player can compute it."""
+    return derived_token(player_token, "arena", arena_id)
+
+
+def dumps(value: dict[str, Any]) -> str:
+    return orjson.dumps(value).decode()
+
+
+def status(record: dict[str, Any], now_ms: int) -> str:
+    if record.get("cancelled"):
+        return "cancelled"
+    if now_ms < record["start_at"]:
+        return "upcoming"
+    return "running" if now_ms < record["ends_at"] else "finished"
+
+
+def arena_view(record: dict[str, Any], now_ms: int, players: int) -> dict[str, Any]:
+    return {
+        "arena_id": record["arena_id"],
+        "name": record["name"],
+        "mode": record["mode"],
+        "start_at": record["start_at"],
+        "ends_at": record["ends_at"],
+        "minutes": record["minutes"],
+        "status": status(record, now_ms),
+        "final": bool(record.get("final")),
+        "scheduled": not record["created_by"],
+        "players": players,
+        "server_time": now_ms,
+    }
+
+
+def new_entry(
+    player_id: str, name: str, rating: float, token_hash: str, now_ms: int
+) -> dict[str, Any]:
+    return {
+        "player_id": player_id,
+        "name": name,
+        "rating": rating,
+        "token_hash": token_hash,
+        "present": True,
+        "state": "free",
+        "heat": None,
+        "free_since": now_ms,
+        "last_opponent": "",
+        "points": 0,
+        "heats": 0,
+        "wins": 0,
+        "draws": 0,
+        "losses": 0,
+        "streak": 0,
+        "performance_sum": 0.0,
+        "reached_ms": now_ms,
+        "joined_ms": now_ms,
+    }
+
+
+def row(entry: dict[str, Any], rank: int) -> dict[str, Any]:
+    """A line of the standings (``rank`` from 1)."""
+    return {
+        "rank": rank,
+        "player_id": entry["player_id"],
+        "name": entry["name"],
+        "rating": round(entry["rating"]),
+        "points": entry["points"],
+        "heats": entry["heats"],
+        "wins": entry["wins"],
+        "draws": entry["draws"],
+        "losses": entry["losses"],
+        "streak": entry["streak"],
+        "fire": entry["streak"] >= rules.FIRE_AFTER,
+        "performance": rules.performance(entry),
+        "playing": entry["state"] == "playing",
+        "present": entry["present"],
+    }
+
+
+def you(entry: dict[str, Any], rank: int, player_token: str, arena_id: str) -> dict[str, Any]:
+    """The player's own entry, with their current heat and its race token."""
+    token = arena_token(player_token, arena_id)
+    heat = entry["heat"]
+    if heat is not None:
+        mine = hash_token(token) == entry["token_hash"]
+        heat = {**heat, "player_token": token if mine else None}
+    return {**row(entry, rank), "heat": heat}
+
+
+def stamp(start_ms: int) -> str:
+    """A start time as ``YYYYMMDDHHMM`` (UTC), part of a scheduled arena's id."""
+    return datetime.fromtimestamp(start_ms / 1000, UTC).strftime("%Y%m%d%H%M")

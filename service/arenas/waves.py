@@ -1,0 +1,234 @@
+"""An arena's waves: each settles the heats that ended and pairs the free players.
+
+Every instance runs a wave every ``ARENA_WAVE_SECONDS`` for each arena running (or
+ended with heats still open); one instance at a time runs an arena's wave (the arena's
+lock). Each change is a store ``swap`` from the entries as read, so a heat's result is
+counted once and a player is in one heat at a time even when a wave is taken over by
+another instance midway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, TypeVar
+
+import orjson
+
+from .. import engine
+from ..errors import ServiceError
+from ..protocol import ErrorCode
+from ..races.updates import RaceUpdates
+from ..store import StoreUnavailable
+from ..store.arenas import Swap
+from ..support.ids import new_id
+from ..support.tasks import cancel_and_wait
+from . import Arenas, rules
+from .records import dumps, status
+
+log = logging.getLogger("service.arenas")
+
+# A wave that takes longer than this (a stalled store) lets another instance take over.
+_LOCK_MS = 10_000
+# Heats a wave counts, or makes, at once.
+_AT_ONCE = 32
+# How often an instance makes the scheduled arenas (seconds).
+_SCHEDULE_EVERY = 30.0
+
+
+class ArenaWaves:
+    def __init__(self, arenas: Arenas, updates: RaceUpdates) -> None:
+        self.arenas = arenas
+        self.store = arenas.arenas
+        self.updates = updates
+        self.clock = arenas.clock
+        self.owner = new_id(9)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            await cancel_and_wait(self._task)
+
+    async def _run(self) -> None:
+        scheduled = 0.0
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.arenas.settings.arena_wave_seconds)
+            try:
+                if loop.time() - scheduled >= _SCHEDULE_EVERY:
+                    await self.arenas.ensure_scheduled()
+                    scheduled = loop.time()
+                await self.wave()
+            except (ServiceError, StoreUnavailable) as exc:
+                log.warning("arena wave failed: %s", exc)
+            except Exception:
+                log.exception("arena wave failed")
+
+    async def wave(self) -> int:
+        """Settles and pairs in every arena that needs it; how many heats were made."""
+        now = self.clock()
+        longest = 24 * 3600 * 1000
+        made = 0
+        for text in await self.store.starting(now - 2 * longest, now, 1000):
+            record = orjson.loads(text)
+            if record.get("final") or record.get("cancelled"):
+                continue
+            made += await self.arena_wave(record)
+        return made
+
+    async def arena_wave(self, record: dict[str, Any]) -> int:
+        arena_id = record["arena_id"]
+        if not await self.store.lock(arena_id, self.owner, _LOCK_MS):
+            return 0
+        try:
+            entries = {p: orjson.loads(e) for p, e in (await self.store.entries(arena_id)).items()}
+            heats = {r: orjson.loads(h) for r, h in (await self.store.heats(arena_id)).items()}
+            wave_at = self.clock()
+            open_heats = [h for h in heats.values() if h["outcomes"] is None]
+            for chunk in _chunks(open_heats):
+                settled = await asyncio.gather(*(self._settle(record, entries, h) for h in chunk))
+                await self._tell(arena_id, [p for players in settled for p in players])
+            state = status(record, self.clock())
+            if state == "finished" and all(h["outcomes"] is not None for h in heats.values()):
+                await self._finish(record)
+            if state != "running":
+                return 0
+            return await self._pair(record, entries, wave_at)
+        finally:
+            await self.store.unlock(arena_id, self.owner)
+
+    async def _tell(self, arena_id: str, changed: list[str]) -> None:
+        if changed:
+            await self.arenas.publish(arena_id, changed)
+
+    async def _finish(self, record: dict[str, Any]) -> None:
+        """Marks the standings final (every heat settled) and tells the followers."""
+        before = dumps(record)
+        if await self.store.replace(record["arena_id"], before, dumps({**record, "final": True})):
+            await self.arenas.publish(record["arena_id"], [], final=True)
+
+    async def _settle(
+        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], heat: dict[str, Any]
+    ) -> list[str]:
+        """Counts a heat whose race is over; the players whose entries changed."""
+        race_id = heat["race_id"]
+        try:
+            (_, doc), _ = await self.updates.load_settled(race_id)
+            if doc.finished_at is None and doc.ends_at is not None and self.clock() >= doc.ends_at:
+                await self.updates.expire(race_id)
+                (_, doc), _ = await self.updates.load_settled(race_id)
+        except ServiceError as exc:
+            if exc.code is not ErrorCode.NOT_FOUND:
+                raise
+            doc = None
+        if doc is not None and (doc.finished_at is None or doc.result is None):
+            return []
+        accounts = [p["player_id"] for p in heat["players"]]
+        if doc is None:
+            # The race is gone (expired unplayed): nobody scores, both are free again.
+            outcomes = dict.fromkeys(accounts, "none")
+        else:
+            gone = {p.player_id: p.watches is not None and not p.connected for p in doc.players}
+            assert doc.result is not None
+            ratings = doc.result.get("ratings") or []
+            unverified = {c["player_id"] for c in ratings if not c.get("verified", True)}
+            by_seat = rules.heat_outcomes(doc.result["ranking"], gone, unverified)
+            outcomes = {p.account: by_seat[p.player_id] for p in doc.players}
+        now = self.clock()
+        old_heat = dumps(heat)
+        swap = Swap(scores={})
+        for seat, other in zip(heat["players"], heat["players"][::-1], strict=True):
+            player_id = seat["player_id"]
+            entry = entries[player_id]
+            before = dumps(entry)
+            outcome = outcomes[player_id]
+            seat["outcome"] = outcome
+            seat["points"] = (
+                0 if outcome == "none" else rules.score_heat(entry, outcome, other["rating"], now)
+            )
+            entry.update(state="free", heat=None, free_since=now, last_opponent=other["player_id"])
+            swap.entries.append((player_id, before, dumps(entry)))
+            swap.scores[player_id] = rules.standing_score(entry, record["start_at"])
+        heat["outcomes"] = outcomes
+        heat["ended_at"] = now
+        swap = Swap(entries=swap.entries, heat=(race_id, old_heat, dumps(heat)), scores=swap.scores)
+        if not await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
+            # An entry changed meanwhile (a leave): the next wave reads it again and
+            # counts the heat then.
+            log.info("heat %s not counted: its players changed meanwhile", race_id)
+            return []
+        return accounts
+
+    async def _pair(
+        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int
+    ) -> int:
+        free = [e for e in entries.values() if e["present"] and e["state"] == "free"]
+        if len(free) < 2:
+            return 0
+        start = record["start_at"]
+        order = sorted(entries.values(), key=lambda e: -rules.standing_score(e, start))
+        rank = {e["player_id"]: i for i, e in enumerate(order)}
+        mode = engine.Mode.find(record["mode"], engine.Mode.all())
+        assert mode is not None
+        made = 0
+        # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
+        # told as soon as it is made: the first players paired need not wait for the
+        # last.
+        for chunk in _chunks(rules.pair_free(free, rank)):
+            heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
+            paired = [p for players in await asyncio.gather(*heats) for p in players]
+            made += len(paired) // 2
+            await self._tell(record["arena_id"], paired)
+        return made
+
+    async def _heat(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        a: dict[str, Any],
+        b: dict[str, Any],
+        wave_at: int,
+    ) -> list[str]:
+        """Makes one heat's race, then marks both players in it in one swap; the two
+        player ids when done, none when either changed meanwhile (the race is never
+        played and expires)."""
+        seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
+        doc = await self.arenas.lobby.create_paired(
+            mode, seats, self.arenas.settings.arena_heat_seconds
+        )
+        heat = {
+            "race_id": doc.race_id,
+            "started_at": wave_at,
+            "ended_at": None,
+            "outcomes": None,
+            "players": [
+                {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
+                for e in (a, b)
+            ],
+        }
+        swap = Swap(heat=(doc.race_id, None, dumps(heat)))
+        for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
+            before = dumps(entry)
+            entry.update(
+                state="playing",
+                heat={
+                    "race_id": doc.race_id,
+                    "game_id": seat.game_id,
+                    "player_id": seat.player_id,
+                    "opponent": {"name": other["name"], "rating": round(other["rating"])},
+                },
+            )
+            swap.entries.append((entry["player_id"], before, dumps(entry)))
+        if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
+            return [a["player_id"], b["player_id"]]
+        return []
+
+
+T = TypeVar("T")
+
+
+def _chunks(items: list[T]) -> list[list[T]]:
+    return [items[i : i + _AT_ONCE] for i in range(0, len(items), _AT_ONCE)]

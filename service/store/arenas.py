@@ -1,0 +1,165 @@
+"""Arena tournaments in the store: each arena's record, its players' entries, its heats
+and its standings, shared by every instance (docs/arena.md).
+
+An arena's record is written once (``create``: the first writer wins, so instances that
+make the scheduled arenas never make one twice) and changed only by its cancelling. Its
+players' entries and heats change together by ``swap``: every field named must still
+hold what the caller read, or nothing changes. The arena's logic (who is paired, what a
+heat is worth) is computed by the caller between the read and the swap, so the memory
+and Redis stores share it and two instances can never pair one player twice or count
+one heat twice. A swap sent again after its reply was lost finds its own write done and
+answers True, as it answered the first time.
+
+The standings are a sorted set per arena: player id -> a score ordering points, then the
+tie-breaks (``service.arenas.rules.standing_score``).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+# An arena's keys outlive its end by this long, for its standings and heats to be read.
+KEPT_SECONDS = 30 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Fields to change at once, each with the JSON the caller read (None: absent)."""
+
+    entries: list[tuple[str, str | None, str]] = field(default_factory=list)
+    heat: tuple[str, str | None, str] | None = None
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+class Arenas(ABC):
+    @abstractmethod
+    async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
+        """Adds the arena (True), or finds it made before (False) and changes nothing."""
+
+    @abstractmethod
+    async def replace(self, arena_id: str, before: str, after: str) -> bool:
+        """Changes the arena's record if it still reads ``before``."""
+
+    @abstractmethod
+    async def get(self, arena_id: str) -> str | None: ...
+
+    @abstractmethod
+    async def starting(self, since_ms: int, until_ms: int, limit: int) -> list[str]:
+        """Records of arenas starting in [since, until], earliest first."""
+
+    @abstractmethod
+    async def entries(self, arena_id: str, player_ids: list[str] | None = None) -> dict[str, str]:
+        """Entries by player id (only those asked for, when ``player_ids`` is given)."""
+
+    @abstractmethod
+    async def heats(self, arena_id: str) -> dict[str, str]:
+        """Heats by race id."""
+
+    @abstractmethod
+    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool: ...
+
+    @abstractmethod
+    async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
+        """Player ids ranked ``start`` to ``stop`` (0-based, inclusive), best first."""
+
+    @abstractmethod
+    async def rank(self, arena_id: str, player_id: str) -> int | None:
+        """The player's 0-based rank, None when not in the standings."""
+
+    @abstractmethod
+    async def count(self, arena_id: str) -> int: ...
+
+    @abstractmethod
+    async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
+        """Takes the arena's wave lock for ``ms`` (True) unless another owner holds it."""
+
+    @abstractmethod
+    async def unlock(self, arena_id: str, owner: str) -> None: ...
+
+
+class MemoryArenas(Arenas):
+    """One process: every call runs without an ``await`` inside, so each is atomic."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, tuple[str, int]] = {}
+        self._entries: dict[str, dict[str, str]] = {}
+        self._heats: dict[str, dict[str, str]] = {}
+        self._scores: dict[str, dict[str, float]] = {}
+        self._locks: dict[str, tuple[str, float]] = {}
+
+    async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
+        if arena_id in self._records:
+            return False
+        self._records[arena_id] = (record, start_ms)
+        return True
+
+    async def replace(self, arena_id: str, before: str, after: str) -> bool:
+        found = self._records.get(arena_id)
+        if found is None or found[0] not in (before, after):
+            return False
+        self._records[arena_id] = (after, found[1])
+        return True
+
+    async def get(self, arena_id: str) -> str | None:
+        found = self._records.get(arena_id)
+        return found[0] if found else None
+
+    async def starting(self, since_ms: int, until_ms: int, limit: int) -> list[str]:
+        found = sorted(
+            (start, arena_id, record)
+            for arena_id, (record, start) in self._records.items()
+            if since_ms <= start <= until_ms
+        )
+        return [record for _, _, record in found[:limit]]
+
+    async def entries(self, arena_id: str, player_ids: list[str] | None = None) -> dict[str, str]:
+        entries = self._entries.get(arena_id, {})
+        if player_ids is None:
+            return dict(entries)
+        return {p: entries[p] for p in player_ids if p in entries}
+
+    async def heats(self, arena_id: str) -> dict[str, str]:
+        return dict(self._heats.get(arena_id, {}))
+
+    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
+        entries = self._entries.setdefault(arena_id, {})
+        heats = self._heats.setdefault(arena_id, {})
+        fields = [(entries, key, old, new) for key, old, new in swap.entries]
+        if swap.heat is not None:
+            fields.append((heats, *swap.heat))
+        if not all(table.get(key) == old for table, key, old, _ in fields):
+            # Done already by this very swap (its reply lost): answered as the first.
+            return all(table.get(key) == new for table, key, _, new in fields)
+        for table, key, _, new in fields:
+            table[key] = new
+        self._scores.setdefault(arena_id, {}).update(swap.scores)
+        return True
+
+    def _ranked(self, arena_id: str) -> list[str]:
+        scores = self._scores.get(arena_id, {})
+        # As Redis orders ZREVRANGE: score, then member, both descending.
+        return [p for _, p in sorted(((s, p) for p, s in scores.items()), reverse=True)]
+
+    async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
+        return self._ranked(arena_id)[start : stop + 1]
+
+    async def rank(self, arena_id: str, player_id: str) -> int | None:
+        ranked = self._ranked(arena_id)
+        return ranked.index(player_id) if player_id in ranked else None
+
+    async def count(self, arena_id: str) -> int:
+        return len(self._scores.get(arena_id, {}))
+
+    async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
+        held = self._locks.get(arena_id)
+        now = time.monotonic()
+        if held is not None and held[0] != owner and held[1] > now:
+            return False
+        self._locks[arena_id] = (owner, now + ms / 1000)
+        return True
+
+    async def unlock(self, arena_id: str, owner: str) -> None:
+        if self._locks.get(arena_id, ("", 0.0))[0] == owner:
+            del self._locks[arena_id]

@@ -1,0 +1,183 @@
+"""Arena tournaments in Redis (see ``arenas``).
+
+An arena's keys share the hash tag ``{arena:<id>}``, so that each script below touches
+one hash slot (also on Redis Cluster):
+
+- ``sol:{arena:<id>}:record`` string: the arena's JSON
+- ``sol:{arena:<id>}:entries`` hash: player id -> the player's entry JSON
+- ``sol:{arena:<id>}:heats`` hash: race id -> the heat's JSON
+- ``sol:{arena:<id>}:standings`` sorted set: player id -> standing score
+- ``sol:{arena:<id>}:lock`` string: the instance running the arena's wave
+
+and ``sol:arenas`` (sorted set: arena id -> start, ms) lists them. Each script answers a
+send again as it answered the first (``redis_once``): it finds its own write done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from .arenas import Arenas, Swap
+from .base import StoreUnavailable
+
+_INDEX = "sol:arenas"
+
+# KEYS: entries, heats, standings, record. ARGV: ttl, n entries, then n triples (player
+# id, JSON read or '', new JSON), then the heat's race id or '', its JSON read or '', its
+# new JSON, then pairs (player id, score). 1 when applied (now or by this call sent
+# before), else 0 and nothing changed.
+_SWAP = """
+local n = tonumber(ARGV[2])
+local fields = {}
+for i = 0, n - 1 do
+  fields[#fields + 1] = {KEYS[1], ARGV[3 + 3 * i], ARGV[4 + 3 * i], ARGV[5 + 3 * i]}
+end
+local h = 3 + 3 * n
+if ARGV[h] ~= '' then fields[#fields + 1] = {KEYS[2], ARGV[h], ARGV[h + 1], ARGV[h + 2]} end
+local same = true
+for _, f in ipairs(fields) do
+  if (redis.call('HGET', f[1], f[2]) or '') ~= f[3] then same = false break end
+end
+if not same then
+  for _, f in ipairs(fields) do
+    if (redis.call('HGET', f[1], f[2]) or '') ~= f[4] then return 0 end
+  end
+  return 1
+end
+for _, f in ipairs(fields) do redis.call('HSET', f[1], f[2], f[4]) end
+for i = h + 3, #ARGV, 2 do redis.call('ZADD', KEYS[3], ARGV[i + 1], ARGV[i]) end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+return 1
+"""
+
+# KEYS: record. ARGV: before, after. 1 when the record read ``before`` (or already
+# ``after``) and now reads ``after``.
+_REPLACE = """
+local now = redis.call('GET', KEYS[1])
+if now == ARGV[2] then return 1 end
+if now ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1
+"""
+
+# KEYS: lock. ARGV: owner, ms. Taken again by its owner; released only by it.
+_LOCK = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
+def _key(arena_id: str, what: str) -> str:
+    return f"sol:{{arena:{arena_id}}}:{what}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisArenas(Arenas):
+    def __init__(self, redis: Any) -> None:
+        self._redis = redis
+        self._scripts = {
+            name: redis.register_script(source)
+            for name, source in (
+                ("swap", _SWAP),
+                ("replace", _REPLACE),
+                ("lock", _LOCK),
+                ("unlock", _UNLOCK),
+            )
+        }
+
+    async def _call(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self._scripts[name](keys=keys, args=args)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def _do(self, command: str, *args: Any) -> Any:
+        try:
+            return await getattr(self._redis, command)(*args)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
+    async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
+        made = await self._do("set", _key(arena_id, "record"), record, ttl, None, True)
+        # Added to the index every time: a writer that stopped in between is finished by
+        # the next one.
+        await self._do("zadd", _INDEX, {arena_id: start_ms})
+        return bool(made)
+
+    async def replace(self, arena_id: str, before: str, after: str) -> bool:
+        return int(await self._call("replace", [_key(arena_id, "record")], [before, after])) == 1
+
+    async def get(self, arena_id: str) -> str | None:
+        found = await self._do("get", _key(arena_id, "record"))
+        return None if found is None else _text(found)
+
+    async def starting(self, since_ms: int, until_ms: int, limit: int) -> list[str]:
+        ids = await self._do("zrangebyscore", _INDEX, since_ms, until_ms, 0, limit)
+        if not ids:
+            return []
+        # One GET per arena in one pipeline, not MGET: each arena's record lives in the
+        # hash slot of its own tag, and Redis Cluster refuses an MGET across slots.
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for arena_id in ids:
+                    pipe.get(_key(_text(arena_id), "record"))
+                records = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return [_text(r) for r in records if r is not None]
+
+    async def entries(self, arena_id: str, player_ids: list[str] | None = None) -> dict[str, str]:
+        key = _key(arena_id, "entries")
+        if player_ids is None:
+            found = await self._do("hgetall", key)
+            return {_text(k): _text(v) for k, v in found.items()}
+        if not player_ids:
+            return {}
+        values = await self._do("hmget", key, player_ids)
+        return {p: _text(v) for p, v in zip(player_ids, values, strict=True) if v is not None}
+
+    async def heats(self, arena_id: str) -> dict[str, str]:
+        found = await self._do("hgetall", _key(arena_id, "heats"))
+        return {_text(k): _text(v) for k, v in found.items()}
+
+    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
+        keys = [_key(arena_id, w) for w in ("entries", "heats", "standings", "record")]
+        args: list[Any] = [ttl, len(swap.entries)]
+        for player_id, old, new in swap.entries:
+            args += [player_id, old or "", new]
+        if swap.heat is None:
+            args += ["", "", ""]
+        else:
+            race_id, old, new = swap.heat
+            args += [race_id, old or "", new]
+        for player_id, score in swap.scores.items():
+            args += [player_id, repr(score)]
+        return int(await self._call("swap", keys, args)) == 1
+
+    async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
+        found = await self._do("zrevrange", _key(arena_id, "standings"), start, stop)
+        return [_text(p) for p in found]
+
+    async def rank(self, arena_id: str, player_id: str) -> int | None:
+        found = await self._do("zrevrank", _key(arena_id, "standings"), player_id)
+        return None if found is None else int(found)
+
+    async def count(self, arena_id: str) -> int:
+        return int(await self._do("zcard", _key(arena_id, "standings")))
+
+    async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
+        return int(await self._call("lock", [_key(arena_id, "lock")], [owner, ms])) == 1
+
+    async def unlock(self, arena_id: str, owner: str) -> None:
+        await self._call("unlock", [_key(arena_id, "lock")], [owner])

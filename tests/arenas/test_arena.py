@@ -1,0 +1,258 @@
+"""Arena tournaments over REST and the WebSocket, on both stores: joining, heats made by
+waves and counted once, leaving and coming back, losing by time, the standings pushed as
+small pages, the finished arena readable, and bad requests refused with nothing changed.
+Waves run when the test says, and the clock moves instead of the test waiting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.arenas.support import (
+    arena_service,
+    join,
+    make_arena,
+    mine,
+    points,
+    race_of,
+    resign,
+    standings,
+    wave,
+)
+from tests.players.conftest import new_player
+from tests.races.race_support import Clock
+from tests.service.helpers import greet, recv, recv_until
+from tests.support import CheckedClient, auth
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(store_url: str, clock: Clock) -> Iterator[CheckedClient]:
+    with arena_service(store_url, clock) as client:
+        yield client
+
+
+def players(service: CheckedClient, *names: str) -> list[dict[str, Any]]:
+    return [new_player(service, name) for name in names]
+
+
+def test_two_players_race_a_heat_and_its_result_counts_once(
+    service: CheckedClient, clock: Clock
+) -> None:
+    host, ada, bob = players(service, "Host", "Ada", "Bob")
+    arena_id = make_arena(service, host)
+    joined = join(service, arena_id, ada)
+    assert joined["arena"]["status"] == "running" and joined["you"]["heat"] is None
+    assert wave(service) == 0  # alone
+    join(service, arena_id, bob)
+    assert wave(service) == 1
+    ada_heat, bob_heat = mine(service, arena_id, ada)["heat"], mine(service, arena_id, bob)["heat"]
+    assert ada_heat["race_id"] == bob_heat["race_id"]
+    assert ada_heat["opponent"]["name"] == "Bob" and bob_heat["opponent"]["name"] == "Ada"
+    race = race_of(service, ada_heat)
+    assert race["rated"] is True and race["max_players"] == 2
+    assert race["time_limit_seconds"] == 300
+    assert wave(service) == 0  # both are playing: nobody is paired twice
+    clock.jump_past(race["start_at"])
+    resign(service, ada_heat)
+    resign(service, bob_heat)
+    # The wave counts the heat and, the two being alone, pairs them again.
+    assert wave(service) == 1
+    # Both resigned with nothing on the foundations: a draw, a point each.
+    assert points(service, arena_id) == {"Ada": 1, "Bob": 1}
+    heats = service.get(f"/arenas/{arena_id}/heats").json()["heats"]
+    assert len(heats) == 2 and [p["outcome"] for p in heats[0]["players"]] == ["draw", "draw"]
+    assert heats[1]["outcomes"] is None
+    # Counted once however many waves look at it.
+    assert wave(service) == 0
+    assert points(service, arena_id) == {"Ada": 1, "Bob": 1}
+    assert mine(service, arena_id, ada)["heats"] == 1
+
+
+def test_a_player_who_disconnects_during_a_heat_loses_it_by_time(
+    service: CheckedClient, clock: Clock
+) -> None:
+    host, ada, bob = players(service, "Host", "Ada", "Bob")
+    arena_id = make_arena(service, host)
+    join(service, arena_id, ada)
+    join(service, arena_id, bob)
+    assert wave(service) == 1
+    ada_heat = mine(service, arena_id, ada)["heat"]
+    with service.checked_websocket() as ws:
+        greet(ws)
+        watch = {"type": "watch_race", "id": "w", "race_id": ada_heat["race_id"]}
+        ws.send_json({**watch, "token": ada_heat["player_token"]})
+        recv_until(ws, "race")
+    race = race_of(service, ada_heat)
+    clock.jump_past(race["ends_at"])
+    # Counted, and Ada, who lost the heat and not the arena, is paired again.
+    assert wave(service) == 1
+    assert points(service, arena_id) == {"Bob": 2, "Ada": 0}
+    rows = standings(service, arena_id)["rows"]
+    assert [(r["rank"], r["name"], r["wins"], r["losses"]) for r in rows] == [
+        (1, "Bob", 1, 0),
+        (2, "Ada", 0, 1),
+    ]
+    again = mine(service, arena_id, ada)
+    assert again["present"] is True and again["heat"]["race_id"] != ada_heat["race_id"]
+
+
+def test_leaving_pauses_and_joining_again_resumes(service: CheckedClient, clock: Clock) -> None:
+    host, ada, bob = players(service, "Host", "Ada", "Bob")
+    arena_id = make_arena(service, host)
+    join(service, arena_id, ada)
+    join(service, arena_id, bob)
+    left = service.delete(f"/arenas/{arena_id}/players/me", headers=auth(ada["player_token"]))
+    assert left.status_code == 200, left.text
+    assert left.json()["you"]["present"] is False
+    assert wave(service) == 0
+    again = join(service, arena_id, ada)
+    assert again["you"]["present"] is True and again["arena"]["players"] == 2
+    assert wave(service) == 1
+
+
+def test_a_wave_avoids_an_immediate_rematch(service: CheckedClient, clock: Clock) -> None:
+    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Di")
+    arena_id = make_arena(service, host)
+    for racer in racers:
+        join(service, arena_id, racer)
+    assert wave(service) == 2
+    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
+    first = {
+        frozenset((r["name"], h["opponent"]["name"])) for r, h in zip(racers, heats, strict=True)
+    }
+    clock.jump_past(max(race_of(service, h)["ends_at"] for h in heats))
+    assert wave(service) == 2  # counted (all draws), then paired again
+    again = [mine(service, arena_id, racer)["heat"] for racer in racers]
+    second = {
+        frozenset((r["name"], h["opponent"]["name"])) for r, h in zip(racers, again, strict=True)
+    }
+    assert len(first) == len(second) == 2 and not first & second
+
+
+def test_followers_get_their_page_then_only_changed_lines(
+    service: CheckedClient, clock: Clock
+) -> None:
+    host, ada, bob, cy = players(service, "Host", "Ada", "Bob", "Cy")
+    arena_id = make_arena(service, host)
+    for racer in (ada, bob, cy):
+        join(service, arena_id, racer)
+    with service.checked_websocket() as ws:
+        greet(ws)
+        follow = {"type": "follow_arena", "id": "f", "arena_id": arena_id}
+        ws.send_json({**follow, "token": ada["player_token"]})
+        first = recv(ws)
+        assert first["type"] == "arena_standings" and first["id"] == "f" and first["full"]
+        assert len(first["rows"]) == 3 and first["you"]["name"] == "Ada"
+        assert wave(service) == 1
+        paired, _ = recv_until(ws, "arena_standings")
+        # Only the two paired players' lines changed.
+        assert {r["name"] for r in paired["rows"]} <= {"Ada", "Bob", "Cy"}
+        assert len(paired["rows"]) == 2 and all(r["playing"] for r in paired["rows"])
+        heats = [h for h in (mine(service, arena_id, p)["heat"] for p in (ada, bob, cy)) if h]
+        clock.jump_past(race_of(service, heats[0])["ends_at"])
+        wave(service)
+        counted, _ = recv_until(ws, "arena_standings")
+        assert not counted["full"] and 1 <= len(counted["rows"]) <= 3
+        ws.send_json({"type": "unfollow_arena", "id": "u", "arena_id": arena_id})
+        assert recv_until(ws, "unsubscribed")[0]["arena_id"] == arena_id
+
+
+def test_a_finished_arena_is_final_and_its_heats_readable(
+    service: CheckedClient, clock: Clock
+) -> None:
+    host, ada, bob = players(service, "Host", "Ada", "Bob")
+    arena_id = make_arena(service, host, minutes=5)
+    join(service, arena_id, ada)
+    join(service, arena_id, bob)
+    assert wave(service) == 1
+    heat = mine(service, arena_id, ada)["heat"]
+    race = race_of(service, heat)
+    assert race["result"] is None  # the deal stays secret while the heat runs
+    clock.jump_past(service.get(f"/arenas/{arena_id}").json()["arena"]["ends_at"])
+    clock.jump_past(race["ends_at"])
+    wave(service)  # counts the heat
+    wave(service)  # every heat counted: final
+    arena = service.get(f"/arenas/{arena_id}").json()["arena"]
+    assert arena["status"] == "finished" and arena["final"] is True
+    assert standings(service, arena_id)["final"] is True
+    listed = service.get("/arenas").json()
+    assert arena_id in [a["arena_id"] for a in listed["finished"]]
+    heats = service.get(f"/arenas/{arena_id}/heats").json()["heats"]
+    assert [h["race_id"] for h in heats] == [heat["race_id"]]
+    over = service.get(f"/races/{heat['race_id']}").json()["race"]
+    assert over["status"] == "finished" and over["result"]["records"]
+    # Finished: nobody joins or leaves any more.
+    late = new_player(service, "Late")
+    refused = service.post(f"/arenas/{arena_id}/players", headers=auth(late["player_token"]))
+    assert refused.status_code == 409 and refused.json()["code"] == "arena_over"
+    assert standings(service, arena_id)["total"] == 2
+
+
+def test_bad_requests_are_typed_and_change_nothing(service: CheckedClient, clock: Clock) -> None:
+    host, ada = players(service, "Host", "Ada")
+    arena_id = make_arena(service, host)
+    join(service, arena_id, ada)
+    before = standings(service, arena_id)
+    token = auth(ada["player_token"])
+    cases = [
+        (
+            service.post("/arenas", json={"mode": "XX", "name": "a", "minutes": 30}, headers=token),
+            422,
+            "bad_message",
+        ),
+        (
+            service.post(
+                "/arenas", json={"mode": "TF.D1N", "name": "a", "minutes": 1}, headers=token
+            ),
+            422,
+            "bad_message",
+        ),
+        (
+            service.post("/arenas", json={"mode": "TF.D1N", "name": "a", "minutes": 30}),
+            401,
+            "unauthorized",
+        ),
+        (service.post("/arenas/nope/players", headers=token), 404, "not_found"),
+        (service.get("/arenas/" + "x" * 100), 404, "not_found"),
+        (service.get(f"/arenas/{arena_id}/standings?page=0"), 422, "bad_message"),
+        (service.delete(f"/arenas/{arena_id}", headers=token), 403, "not_your_arena"),
+        (
+            service.delete(f"/arenas/{arena_id}", headers=auth(host["player_token"])),
+            409,
+            "arena_started",
+        ),
+        (
+            service.delete(f"/arenas/{arena_id}/players/me", headers=auth(host["player_token"])),
+            409,
+            "not_in_arena",
+        ),
+    ]
+    for answer, status, code in cases:
+        assert answer.status_code == status, answer.text
+        assert answer.json()["code"] == code
+    assert standings(service, arena_id) == before
+    assert service.get(f"/arenas/{arena_id}").json()["arena"]["status"] == "running"
+
+
+def test_an_upcoming_arena_is_listed_and_its_maker_may_cancel_it(
+    service: CheckedClient, clock: Clock
+) -> None:
+    host, ada = players(service, "Host", "Ada")
+    body = {"mode": "DS.D1N", "name": "Later", "minutes": 30, "starts_in": 60}
+    made = service.post("/arenas", json=body, headers=auth(host["player_token"])).json()
+    arena_id = made["arena"]["arena_id"]
+    assert made["arena"]["status"] == "upcoming"
+    assert arena_id in [a["arena_id"] for a in service.get("/arenas").json()["upcoming"]]
+    join(service, arena_id, ada)
+    assert wave(service) == 0  # not started: nobody is paired
+    cancelled = service.delete(f"/arenas/{arena_id}", headers=auth(host["player_token"]))
+    assert cancelled.status_code == 200 and cancelled.json()["arena"]["status"] == "cancelled"
+    refused = service.post(f"/arenas/{arena_id}/players", headers=auth(ada["player_token"]))
+    assert refused.json()["code"] == "arena_over"

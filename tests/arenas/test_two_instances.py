@@ -1,0 +1,89 @@
+"""Two instances on one real Redis run an arena's waves at the same time: every player
+is in one heat at a time, and every heat is counted once."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tests.arenas.support import arena_service, join, make_arena, mine, race_of, wave
+from tests.players.conftest import new_player
+from tests.races.race_support import Clock
+from tests.support import CheckedClient
+
+PLAYERS = 40
+
+
+def waves_together(services: list[CheckedClient], rounds: int) -> int:
+    """Runs ``rounds`` waves on every instance at once; the heats they made."""
+    with ThreadPoolExecutor(len(services)) as pool:
+        made = 0
+        for _ in range(rounds):
+            made += sum(pool.map(wave, services))
+    return made
+
+
+def test_two_instances_pair_each_arena_player_once_and_count_each_heat_once(
+    clean_redis: str,
+) -> None:
+    clock = Clock()
+    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
+        services = [one, two]
+        host = new_player(one, "Host")
+        arena_id = make_arena(one, host)
+        racers: list[tuple[CheckedClient, dict[str, Any]]] = []
+        for i in range(PLAYERS):
+            service = services[i % 2]
+            racer = new_player(service, f"P{i:02}")
+            join(service, arena_id, racer)
+            racers.append((service, racer))
+        assert waves_together(services, 3) == PLAYERS // 2
+        heats = [mine(service, arena_id, racer)["heat"] for service, racer in racers]
+        assert all(heat is not None for heat in heats)
+        by_race: dict[str, list[str]] = {}
+        for (_, racer), heat in zip(racers, heats, strict=True):
+            by_race.setdefault(heat["race_id"], []).append(racer["name"])
+        # Each player in exactly one heat, each heat of two.
+        assert len(by_race) == PLAYERS // 2
+        assert all(len(names) == 2 for names in by_race.values())
+        listed = one.get(f"/arenas/{arena_id}/heats").json()["heats"]
+        assert sorted(h["race_id"] for h in listed) == sorted(by_race)
+        clock.jump_past(max(race_of(one, heat)["ends_at"] for heat in heats))
+        waves_together(services, 3)
+        # Every first heat counted once (a draw: a point each), whoever counted it.
+        counted = [h for h in two.get(f"/arenas/{arena_id}/heats").json()["heats"] if h["outcomes"]]
+        assert sorted(h["race_id"] for h in counted) == sorted(by_race)
+        for page in (1, 2):
+            rows = two.get(f"/arenas/{arena_id}/standings?page={page}").json()["rows"]
+            assert all(row["heats"] == 1 and row["points"] == 1 for row in rows)
+
+
+def test_two_instances_make_each_scheduled_arena_once(clean_redis: str) -> None:
+    clock = Clock()
+    schedule = {"arena_schedule": "hourly DS.D1N 30m; daily TF.D3N 120m"}
+    with (
+        arena_service(clean_redis, clock, **schedule) as one,
+        arena_service(clean_redis, clock, **schedule) as two,
+    ):
+        services = [one, two]
+
+        def ensure(service: CheckedClient) -> None:
+            assert service.portal is not None
+            arenas = service.app.state.arenas  # type: ignore[attr-defined]
+            service.portal.call(arenas.ensure_scheduled)
+
+        with ThreadPoolExecutor(2) as pool:
+            for _ in range(3):
+                list(pool.map(ensure, services))
+        listed = two.get("/arenas").json()
+        found = listed["upcoming"] + listed["running"]
+        ids = [a["arena_id"] for a in found]
+        assert len(ids) == len(set(ids))
+        # The hourly arena of this hour and the next; the daily one of today and tomorrow
+        # (each upcoming or running, or finished earlier today).
+        hourly = [a for a in found if a["mode"] == "DS.D1N"]
+        assert 1 <= len(hourly) <= 2 and all(a["scheduled"] for a in hourly)
+        assert all(a["minutes"] == 30 for a in hourly)
+        daily = [a for a in found if a["mode"] == "TF.D3N"]
+        assert 1 <= len(daily) <= 2 and all(a["minutes"] == 120 for a in daily)
+        assert {a["start_at"] % 3_600_000 for a in found} == {0}
