@@ -19,6 +19,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from . import redis_once
 from .arenas import Arenas, Swap
 from .base import StoreUnavailable
 
@@ -93,6 +94,7 @@ class RedisArenas(Arenas):
                 ("replace", _REPLACE),
                 ("lock", _LOCK),
                 ("unlock", _UNLOCK),
+                ("create", redis_once.CLAIM),
             )
         }
 
@@ -109,7 +111,13 @@ class RedisArenas(Arenas):
             raise StoreUnavailable(str(exc)) from exc
 
     async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
-        made = await self._do("set", _key(arena_id, "record"), record, ttl, None, True)
+        # A claim with a marker (``redis_once``), not a bare SET NX: sent again after its
+        # reply was lost, it answers True as the first send would have.
+        key = _key(arena_id, "record")
+        marker = redis_once.marker(key, redis_once.nonce())
+        made = await self._call(
+            "create", [key, marker], [record, max(1, ttl), redis_once.MARKER_SECONDS]
+        )
         # Added to the index every time: a writer that stopped in between is finished by
         # the next one.
         await self._do("zadd", _INDEX, {arena_id: start_ms})

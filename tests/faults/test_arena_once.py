@@ -1,0 +1,261 @@
+"""Arena tournaments in the store, with every reply lost once: each write of an arena
+(its creation, a player's join, leave and coming back, a heat recorded, a heat's result
+counted into points and standings), sent twice because its first reply was lost after
+Redis applied it, is answered as if sent once and done once.
+
+The same calls run on the memory store, on Redis, and on Redis behind the fault proxy
+losing the first reply of every write (as ``test_store_once`` does for the rest), and
+must leave the same arena: the same entries, heats, points and standings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
+import pytest
+import redis
+
+from service.arenas import rules
+from service.arenas.records import dumps, new_entry
+from service.config import Settings
+from service.store import Store, open_store
+from service.store.arenas import Arenas, Swap
+from tests.faults.proxy import FaultPlan, FaultProxy
+from tests.support import RedisServer
+
+KINDS = ["memory", "redis", "redis losing every first reply"]
+TTL = 3600
+START = 1_800_000_000_000
+
+
+@pytest.fixture(params=KINDS)
+async def store(
+    request: pytest.FixtureRequest, proxy: FaultProxy, fault_redis: RedisServer
+) -> AsyncIterator[Store]:
+    url = "memory://"
+    if request.param != "memory":
+        db = redis.Redis.from_url(fault_redis.url)
+        db.flushall()
+        db.close()
+        url = fault_redis.url
+    if request.param == "redis losing every first reply":
+        proxy.plan = FaultPlan(first_sends=True)
+        url = proxy.url
+    opened = open_store(Settings(store_url=url))
+    await opened.open()
+    try:
+        yield opened
+    finally:
+        await opened.close()
+        lost = proxy.plan.lost
+        proxy.plan = FaultPlan()
+    if request.param == "redis losing every first reply":
+        assert lost, "no reply was lost"
+
+
+def _record(arena_id: str, by: str = "") -> str:
+    return dumps(
+        {
+            "arena_id": arena_id,
+            "name": "Hourly TF.D1N arena",
+            "mode": "TF.D1N",
+            "start_at": START,
+            "ends_at": START + 30 * 60_000,
+            "minutes": 30,
+            "created_by": by,
+        }
+    )
+
+
+async def _join(arenas: Arenas, arena_id: str, player_id: str, at: int) -> bool:
+    """A player's join (or coming back) as the service writes it."""
+    found = await arenas.entries(arena_id, [player_id])
+    before = found.get(player_id)
+    if before is None:
+        entry = new_entry(player_id, player_id.title(), 1500.0, f"hash-{player_id}", at)
+    else:
+        entry = orjson.loads(before)
+        entry.update(present=True, free_since=at)
+    score = {player_id: rules.standing_score(entry, START)}
+    return await arenas.swap(arena_id, Swap([(player_id, before, dumps(entry))], None, score), TTL)
+
+
+async def _leave(arenas: Arenas, arena_id: str, player_id: str) -> bool:
+    before = (await arenas.entries(arena_id, [player_id]))[player_id]
+    entry = {**orjson.loads(before), "present": False}
+    return await arenas.swap(arena_id, Swap([(player_id, before, dumps(entry))]), TTL)
+
+
+async def _pair(arenas: Arenas, arena_id: str, race_id: str, a: str, b: str, at: int) -> bool:
+    """A heat recorded: both players marked in it, and the heat added, in one swap."""
+    found = await arenas.entries(arena_id, [a, b])
+    heat = {
+        "race_id": race_id,
+        "started_at": at,
+        "ended_at": None,
+        "outcomes": None,
+        "players": [{"player_id": p, "name": p.title(), "rating": 1500} for p in (a, b)],
+    }
+    swap = Swap(heat=(race_id, None, dumps(heat)))
+    for player_id, other in ((a, b), (b, a)):
+        entry = orjson.loads(found[player_id])
+        if entry["state"] != "free":
+            return False
+        heat_of = {"race_id": race_id, "opponent": {"name": other.title(), "rating": 1500}}
+        entry.update(state="playing", heat=heat_of)
+        swap.entries.append((player_id, found[player_id], dumps(entry)))
+    return await arenas.swap(arena_id, swap, TTL)
+
+
+async def _counting(
+    arenas: Arenas, arena_id: str, race_id: str, outcomes: dict[str, str], at: int
+) -> Swap:
+    """A heat's result to count, from the arena as read now: points, the players free
+    again, the heat closed."""
+    old_heat = (await arenas.heats(arena_id))[race_id]
+    heat = orjson.loads(old_heat)
+    assert heat["outcomes"] is None
+    players = [p["player_id"] for p in heat["players"]]
+    found = await arenas.entries(arena_id, players)
+    entries: list[tuple[str, str | None, str]] = []
+    scores: dict[str, float] = {}
+    for seat, other in zip(heat["players"], heat["players"][::-1], strict=True):
+        player_id = seat["player_id"]
+        entry = orjson.loads(found[player_id])
+        seat["points"] = rules.score_heat(entry, outcomes[player_id], other["rating"], at)
+        entry.update(state="free", heat=None, free_since=at, last_opponent=other["player_id"])
+        entries.append((player_id, found[player_id], dumps(entry)))
+        scores[player_id] = rules.standing_score(entry, START)
+    heat.update(outcomes=outcomes, ended_at=at)
+    return Swap(entries, (race_id, old_heat, dumps(heat)), scores)
+
+
+async def _count(
+    arenas: Arenas, arena_id: str, race_id: str, outcomes: dict[str, str], at: int
+) -> bool:
+    return await arenas.swap(
+        arena_id, await _counting(arenas, arena_id, race_id, outcomes, at), TTL
+    )
+
+
+async def _state(arenas: Arenas, arena_id: str) -> dict[str, Any]:
+    """Everything the store keeps of an arena, comparable across stores."""
+    entries = {p: orjson.loads(e) for p, e in (await arenas.entries(arena_id)).items()}
+    heats = {r: orjson.loads(h) for r, h in (await arenas.heats(arena_id)).items()}
+    count = await arenas.count(arena_id)
+    return {
+        "record": await arenas.get(arena_id),
+        "entries": entries,
+        "heats": heats,
+        "standings": await arenas.standings(arena_id, 0, count),
+        "points": {p: e["points"] for p, e in entries.items()},
+        "count": count,
+    }
+
+
+async def test_an_arena_is_made_once_by_its_first_writer(store: Store) -> None:
+    arenas = store.arenas
+    # A player's arena: made by this call, then found by any other.
+    assert await arenas.create("TF.D1N-pmine", _record("TF.D1N-pmine", "ada"), START, TTL)
+    assert not await arenas.create("TF.D1N-pmine", _record("TF.D1N-pmine", "bob"), START, TTL)
+    assert await arenas.get("TF.D1N-pmine") == _record("TF.D1N-pmine", "ada")
+    # A scheduled arena, made by two instances with the same record: the first makes it.
+    scheduled = "TF.D1N-h2027011512"
+    made = [await arenas.create(scheduled, _record(scheduled), START, TTL) for _ in range(2)]
+    assert made == [True, False]
+    assert await arenas.starting(START, START, 10) == [
+        _record(scheduled),
+        _record("TF.D1N-pmine", "ada"),
+    ]
+    # Cancelled once; the same change again finds it done, another finds it changed.
+    cancelled = dumps({**orjson.loads(_record(scheduled)), "cancelled": True})
+    assert await arenas.replace(scheduled, _record(scheduled), cancelled)
+    assert await arenas.replace(scheduled, _record(scheduled), cancelled)
+    assert not await arenas.replace(scheduled, _record(scheduled), _record(scheduled, "x"))
+    assert await arenas.get(scheduled) == cancelled
+
+
+async def test_joining_leaving_and_coming_back_are_each_done_once(store: Store) -> None:
+    arenas = store.arenas
+    await arenas.create("a1", _record("a1"), START, TTL)
+    assert await _join(arenas, "a1", "ada", START)
+    assert await _join(arenas, "a1", "bob", START + 1)
+    # Another call that read ada absent finds her joined: refused, nothing changes.
+    late = dumps(new_entry("ada", "Ada", 1600.0, "other", START + 5))
+    assert not await arenas.swap("a1", Swap([("ada", None, late)]), TTL)
+    assert await _leave(arenas, "a1", "ada")
+    assert await _join(arenas, "a1", "ada", START + 10)
+    state = await _state(arenas, "a1")
+    assert state["count"] == 2
+    assert (
+        state["entries"]["ada"]["present"] and state["entries"]["ada"]["free_since"] == START + 10
+    )
+    assert state["entries"]["ada"]["rating"] == 1500.0
+    assert state["points"] == {"ada": 0, "bob": 0}
+    assert await arenas.lock("a1", "one", 5_000)
+    assert not await arenas.lock("a1", "two", 5_000)
+    await arenas.unlock("a1", "one")
+    assert await arenas.lock("a1", "two", 5_000)
+
+
+async def test_heats_are_recorded_and_counted_once(store: Store) -> None:
+    arenas = store.arenas
+    await arenas.create("a2", _record("a2"), START, TTL)
+    for i, player in enumerate(("ada", "bob", "cy", "dee")):
+        assert await _join(arenas, "a2", player, START + i)
+    at = START + 60_000
+    assert await _pair(arenas, "a2", "r1", "ada", "bob", at)
+    assert await _pair(arenas, "a2", "r2", "cy", "dee", at)
+    # No player in two heats: ada and cy are playing, so a heat of theirs is refused.
+    assert not await _pair(arenas, "a2", "r3", "ada", "cy", at)
+    # Two waves read the heat open and count it: the first counts it, the other is
+    # refused (the heat and its players changed), so it is counted once.
+    first = await _counting(arenas, "a2", "r1", {"ada": "win", "bob": "loss"}, at + 1_000)
+    other = await _counting(arenas, "a2", "r1", {"ada": "win", "bob": "loss"}, at + 3_000)
+    assert await arenas.swap("a2", first, TTL)
+    assert not await arenas.swap("a2", other, TTL)
+    assert await _count(arenas, "a2", "r2", {"cy": "draw", "dee": "draw"}, at + 2_000)
+    # The second round, ada and bob leave and come back between.
+    assert await _leave(arenas, "a2", "bob")
+    assert await _join(arenas, "a2", "bob", at + 4_000)
+    assert await _pair(arenas, "a2", "r4", "ada", "cy", at + 5_000)
+    assert await _pair(arenas, "a2", "r5", "bob", "dee", at + 5_000)
+    assert await _count(arenas, "a2", "r4", {"ada": "win", "cy": "loss"}, at + 6_000)
+    assert await _count(arenas, "a2", "r5", {"bob": "win", "dee": "loss"}, at + 7_000)
+    assert await _pair(arenas, "a2", "r6", "ada", "bob", at + 8_000)
+    assert await _count(arenas, "a2", "r6", {"ada": "win", "bob": "loss"}, at + 9_000)
+    state = await _state(arenas, "a2")
+    # Ada: 2, 2, then on fire 4; cy a draw; bob a win; dee a draw.
+    assert state["points"] == {"ada": 8, "bob": 2, "cy": 1, "dee": 1}
+    assert [state["entries"][p]["heats"] for p in ("ada", "bob", "cy", "dee")] == [3, 3, 2, 2]
+    assert state["standings"][0] == "ada" and state["count"] == 4
+    assert all(h["outcomes"] is not None for h in state["heats"].values())
+    assert sorted(state["heats"]) == ["r1", "r2", "r4", "r5", "r6"]
+    assert all(e["state"] == "free" for e in state["entries"].values())
+
+
+async def test_an_arena_ends_as_a_fault_free_run_ends_it(
+    proxy: FaultProxy, fault_redis: RedisServer
+) -> None:
+    """The whole arena of the test above, on Redis and on Redis losing every first
+    reply: the same entries, heats, points and standings, once the times are set
+    aside (none here depends on the clock)."""
+    states = []
+    for lossy in (False, True):
+        db = redis.Redis.from_url(fault_redis.url)
+        db.flushall()
+        db.close()
+        proxy.plan = FaultPlan(first_sends=lossy)
+        opened = open_store(Settings(store_url=proxy.url))
+        await opened.open()
+        try:
+            await test_heats_are_recorded_and_counted_once(opened)
+            states.append(await _state(opened.arenas, "a2"))
+        finally:
+            await opened.close()
+            lost = proxy.plan.lost
+            proxy.plan = FaultPlan()
+        assert bool(lost) == lossy
+    assert states[0] == states[1]
