@@ -38,6 +38,8 @@ import redis
 from service import engine
 from service.app import create_app
 from service.config import Settings
+from service.errors import ServiceError
+from service.store import StoreUnavailable
 from tests.faults.proxy import FaultPlan, FaultProxy
 from tests.players.conftest import FakeClock
 from tests.support import CheckedClient, auth
@@ -53,6 +55,7 @@ ID_FIELDS = frozenset(
         "host",
         "rematch_race_id",
         "previous_race_id",
+        "arena_id",
     )
 )
 TTL_SLACK = 120
@@ -69,6 +72,10 @@ SETTINGS: dict[str, Any] = {
     # The race timers sleep on the real clock: a countdown this long never ends within a
     # run (the scenario moves the fake clock past it), so no timer writes in the middle.
     "race_countdown_seconds": 600.0,
+    # Likewise the waves of quick pairing and of the arenas: they run when the scenario
+    # says (``Driver.wave``).
+    "pairing_wave_seconds": 3600.0,
+    "arena_wave_seconds": 3600.0,
 }
 
 
@@ -147,6 +154,23 @@ class Driver:
         self.labels.register(answer)
         self.answers.append([method, path, status, answer])
         return answer
+
+    def wave(self) -> int:
+        """Runs a wave of every arena, as an instance's timer would; one that found the
+        store unavailable runs again, as the next wave would. Its count of heats made is
+        kept with the answers."""
+        assert self.client.portal is not None
+        waves = self.client.app.state.arena_waves  # type: ignore[attr-defined]
+        for _ in range(RETRIES):
+            try:
+                made: int = self.client.portal.call(waves.wave)
+                break
+            except (ServiceError, StoreUnavailable):
+                self.retried += 1
+        else:
+            raise AssertionError("the wave found the store unavailable every time")
+        self.answers.append(["wave", made])
+        return made
 
     def play(self, game: dict[str, Any], line: list[str], seconds: float, ids: str = "") -> None:
         """Plays ``line`` at an even, human pace over ``seconds`` (request ids from

@@ -108,3 +108,34 @@ def ten_games(driver: Driver) -> None:
     figures = stats["modes"]["TF.D1N"]
     assert (figures["played"], figures["won"]) == (10, 1), figures
     driver.call("GET", "/leaderboards/streak.TF.D1N", token=token)
+
+
+def arena(driver: Driver) -> None:
+    """A player's arena of four: waves pair them into heats, every heat is resigned and
+    counted, three rounds, one player leaving for a round and coming back; then the
+    standings, the heats and each player's entry."""
+    players = [_player(driver, name) for name in ("Ada", "Bob", "Cy", "Di")]
+    tokens = [p["player_token"] for p in players]
+    body = {"mode": "TF.D1N", "name": "Friday arena", "minutes": 60}
+    arena_id = driver.call("POST", "/arenas", body, tokens[0], status=201)["arena"]["arena_id"]
+    for token in tokens:
+        driver.call("POST", f"/arenas/{arena_id}/players", token=token)
+    driver.call("POST", f"/arenas/{arena_id}/players", token=tokens[1])  # twice: nothing
+    for round_ in range(3):
+        if round_ == 1:
+            driver.call("DELETE", f"/arenas/{arena_id}/players/me", token=tokens[3])
+        if round_ == 2:
+            driver.call("POST", f"/arenas/{arena_id}/players", token=tokens[3])
+        assert driver.wave() == (1 if round_ == 1 else 2)
+        driver.call("GET", f"/arenas/{arena_id}/heats")
+        heats = [driver.call("GET", f"/arenas/{arena_id}", token=t)["you"]["heat"] for t in tokens]
+        driver.clock.now += 601
+        for heat in filter(None, heats):
+            driver.call("POST", f"/races/{heat['race_id']}/resign", token=heat["player_token"])
+    driver.clock.now += 10
+    assert driver.wave() == 2
+    driver.call("GET", f"/arenas/{arena_id}/standings")
+    heats = driver.call("GET", f"/arenas/{arena_id}/heats")["heats"]
+    assert len(heats) == 7 and sum(h["outcomes"] is None for h in heats) == 2, heats
+    counted = [driver.call("GET", f"/arenas/{arena_id}", token=t)["you"]["heats"] for t in tokens]
+    assert sum(counted) == 10 and counted[3] == 2, counted  # five heats counted, each once

@@ -10,6 +10,7 @@ must leave the same arena: the same entries, heats, points and standings.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,6 +23,8 @@ from service.arenas.records import dumps, new_entry
 from service.config import Settings
 from service.store import Store, open_store
 from service.store.arenas import Arenas, Swap
+from tests.faults import scenarios
+from tests.faults.harness import Run, deals, run
 from tests.faults.proxy import FaultPlan, FaultProxy
 from tests.support import RedisServer
 
@@ -259,3 +262,125 @@ async def test_an_arena_ends_as_a_fault_free_run_ends_it(
             proxy.plan = FaultPlan()
         assert bool(lost) == lossy
     assert states[0] == states[1]
+
+
+# The service's arena end to end (``scenarios.arena``): four players, three rounds of
+# waves pairing them, every heat resigned and counted. Each write of the fault-free run
+# loses its reply in turn, then every first reply is lost, then replies at random. Who
+# meets whom, and so who is paired when three are free, follows the players' random ids
+# (the tie-break of equal standings), so a run is compared with the fault-free one by
+# what does not depend on them: each player's line of the standings (points, heats,
+# wins, draws, losses, present, playing) as a whole, the absent-for-a-round player's
+# own, and the heats' outcomes; and in every run the store must agree with itself: each
+# counted heat in its players' entries once, each player in one open heat at most, the
+# standings' scores those of the entries.
+ARENA_SHARDS = 3
+ARENA_SEEDS = (1, 2)
+_arena_reference: list[Run] = []
+
+
+def _arena(state: dict[str, tuple[str, Any, int]]) -> dict[str, Any]:
+    """What a run left of its one arena, checked for agreeing with itself."""
+    (arena_key,) = [k for k in state if k.startswith("sol:{arena:") and k.endswith(":record")]
+    prefix = arena_key.removesuffix("record")
+    record = orjson.loads(state[arena_key][1])
+    entries = {p: orjson.loads(e) for p, e in state[prefix + "entries"][1].items()}
+    heats = [orjson.loads(h) for h in state[prefix + "heats"][1].values()]
+    scores = dict(state[prefix + "standings"][1])
+    problems = []
+    for player_id, entry in entries.items():
+        counted = [
+            seat
+            for heat in heats
+            if heat["outcomes"] is not None
+            for seat in heat["players"]
+            if seat["player_id"] == player_id
+        ]
+        open_heats = [
+            heat["race_id"]
+            for heat in heats
+            if heat["outcomes"] is None
+            and player_id in {seat["player_id"] for seat in heat["players"]}
+        ]
+        if entry["heats"] != len(counted) or entry["points"] != sum(s["points"] for s in counted):
+            problems.append(f"{entry['name']}: {entry['heats']} heats, counted {counted}")
+        playing = [entry["heat"]["race_id"]] if entry["state"] == "playing" else []
+        if open_heats != playing:
+            problems.append(f"{entry['name']} in heats {open_heats}, playing {playing}")
+        if scores.get(player_id) != rules.standing_score(entry, record["start_at"]):
+            problems.append(f"{entry['name']}: standing {scores.get(player_id)}")
+    assert not problems, problems
+    lines = {
+        e["name"]: [e[k] for k in ("points", "heats", "wins", "draws", "losses", "present")]
+        + [e["state"]]
+        for e in entries.values()
+    }
+    return {
+        "lines": sorted(lines.values()),
+        "Di": lines["Di"],
+        "outcomes": sorted(
+            sorted(heat["outcomes"].values()) if heat["outcomes"] else [] for heat in heats
+        ),
+        "standings": len(scores),
+    }
+
+
+def _arena_run(proxy: FaultProxy, fault_redis: RedisServer, plan: FaultPlan) -> Run:
+    return run(proxy, fault_redis.url, scenarios.arena, plan, deals(4, scenarios.winning()[0]))
+
+
+def _reference_arena(proxy: FaultProxy, fault_redis: RedisServer) -> Run:
+    if not _arena_reference:
+        _arena_reference.append(_arena_run(proxy, fault_redis, FaultPlan()))
+    return _arena_reference[0]
+
+
+def _arena_check(
+    reference: Run, plan: FaultPlan, proxy: FaultProxy, fault_redis: RedisServer
+) -> str:
+    """What went wrong in a run of the arena that lost the replies of ``plan``."""
+    try:
+        faulty = _arena_run(proxy, fault_redis, plan)
+        want, got = _arena(reference.state), _arena(faulty.state)
+    except AssertionError as exc:
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        problems = [f"at {where.name}: {where.line}: {exc}"]
+    else:
+        problems = [f"{k}: expected {want[k]}, found {got[k]}" for k in want if want[k] != got[k]]
+    if not plan.lost:
+        problems.append("no reply was lost")
+    if not problems:
+        return ""
+    lost = plan.lost if len(plan.lost) <= 3 else f"{len(plan.lost)} lost replies"
+    return f"{lost}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("shard", range(ARENA_SHARDS))
+def test_each_arena_write_loses_its_reply_in_turn(
+    proxy: FaultProxy, fault_redis: RedisServer, shard: int
+) -> None:
+    reference = _reference_arena(proxy, fault_redis)
+    assert reference.retried == 0
+    indices = [w.index for w in reference.plan.writes][shard::ARENA_SHARDS]
+    failures = [
+        found
+        for index in indices
+        if (found := _arena_check(reference, FaultPlan(at=frozenset({index})), proxy, fault_redis))
+    ]
+    assert not failures, f"{len(failures)} of {len(indices)} runs went wrong:\n" + "\n".join(
+        failures
+    )
+
+
+def test_arena_replies_lost_at_random_and_every_first_reply_lost(
+    proxy: FaultProxy, fault_redis: RedisServer
+) -> None:
+    reference = _reference_arena(proxy, fault_redis)
+    failures = []
+    if found := _arena_check(reference, FaultPlan(first_sends=True), proxy, fault_redis):
+        failures.append(f"every first reply lost: {found}")
+    for seed in ARENA_SEEDS:
+        rate = min(0.3, 6 / len(reference.plan.writes))
+        if found := _arena_check(reference, FaultPlan(rate=rate, seed=seed), proxy, fault_redis):
+            failures.append(f"seed {seed}: {found}")
+    assert not failures, "\n".join(failures)
