@@ -6,6 +6,10 @@ Redis applied it, is answered as if sent once and done once.
 The same calls run on the memory store, on Redis, and on Redis behind the fault proxy
 losing the first reply of every write (as ``test_store_once`` does for the rest), and
 must leave the same arena: the same entries, heats, points and standings.
+
+Then an arena of four through the service (``scenarios.arena``) loses each write's reply
+in turn, every first reply, and replies at random, as ``test_exactly_once`` does for its
+scenarios (see the comment above its tests below).
 """
 
 from __future__ import annotations
@@ -274,7 +278,7 @@ async def test_an_arena_ends_as_a_fault_free_run_ends_it(
 # own, and the heats' outcomes; and in every run the store must agree with itself: each
 # counted heat in its players' entries once, each player in one open heat at most, the
 # standings' scores those of the entries.
-ARENA_SHARDS = 3
+ARENA_SHARDS = 4
 ARENA_SEEDS = (1, 2)
 _arena_reference: list[Run] = []
 
