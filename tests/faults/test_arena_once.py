@@ -15,7 +15,6 @@ scenarios (see the comment above its tests below).
 from __future__ import annotations
 
 import traceback
-from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
@@ -32,34 +31,8 @@ from tests.faults.harness import Run, deals, run
 from tests.faults.proxy import FaultPlan, FaultProxy
 from tests.support import RedisServer
 
-KINDS = ["memory", "redis", "redis losing every first reply"]
 TTL = 3600
 START = 1_800_000_000_000
-
-
-@pytest.fixture(params=KINDS)
-async def store(
-    request: pytest.FixtureRequest, proxy: FaultProxy, fault_redis: RedisServer
-) -> AsyncIterator[Store]:
-    url = "memory://"
-    if request.param != "memory":
-        db = redis.Redis.from_url(fault_redis.url)
-        db.flushall()
-        db.close()
-        url = fault_redis.url
-    if request.param == "redis losing every first reply":
-        proxy.plan = FaultPlan(first_sends=True)
-        url = proxy.url
-    opened = open_store(Settings(store_url=url))
-    await opened.open()
-    try:
-        yield opened
-    finally:
-        await opened.close()
-        lost = proxy.plan.lost
-        proxy.plan = FaultPlan()
-    if request.param == "redis losing every first reply":
-        assert lost, "no reply was lost"
 
 
 def _record(arena_id: str, by: str = "") -> str:

@@ -8,46 +8,13 @@ losing the first reply of every write (as ``test_store_once`` does for the rest)
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import orjson
-import pytest
-import redis
 
 from service.config import Settings
 from service.players import Players
 from service.players.ratings import INITIAL_RATING, Ratings
-from service.store import Store, open_store
+from service.store import Store
 from service.store.seeks import Seek
-from tests.faults.proxy import FaultPlan, FaultProxy
-from tests.support import RedisServer
-
-KINDS = ["memory", "redis", "redis losing every first reply"]
-
-
-@pytest.fixture(params=KINDS)
-async def store(
-    request: pytest.FixtureRequest, proxy: FaultProxy, fault_redis: RedisServer
-) -> AsyncIterator[Store]:
-    url = "memory://"
-    if request.param != "memory":
-        db = redis.Redis.from_url(fault_redis.url)
-        db.flushall()
-        db.close()
-        url = fault_redis.url
-    if request.param == "redis losing every first reply":
-        proxy.plan = FaultPlan(first_sends=True)
-        url = proxy.url
-    opened = open_store(Settings(store_url=url))
-    await opened.open()
-    try:
-        yield opened
-    finally:
-        await opened.close()
-        lost = proxy.plan.lost
-        proxy.plan = FaultPlan()
-    if request.param == "redis losing every first reply":
-        assert lost, "no reply was lost"
 
 
 def _seek(seek_id: str, player: str) -> Seek:

@@ -11,7 +11,6 @@ must give the same answers everywhere.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 import redis
@@ -20,35 +19,7 @@ from redis.crc import key_slot
 from service.config import Settings
 from service.store import CommitStatus, Store, StoredGame, StoredRace, hash_token, open_store
 from service.store.redis_once import marker
-from tests.faults.proxy import FaultPlan, FaultProxy
 from tests.support import RedisServer
-
-KINDS = ["memory", "redis", "redis losing every first reply"]
-
-
-@pytest.fixture(params=KINDS)
-async def store(
-    request: pytest.FixtureRequest, proxy: FaultProxy, fault_redis: RedisServer
-) -> AsyncIterator[Store]:
-    url = "memory://"
-    if request.param != "memory":
-        db = redis.Redis.from_url(fault_redis.url)
-        db.flushall()
-        db.close()
-        url = fault_redis.url
-    if request.param == "redis losing every first reply":
-        proxy.plan = FaultPlan(first_sends=True)
-        url = proxy.url
-    opened = open_store(Settings(store_url=url))
-    await opened.open()
-    try:
-        yield opened
-    finally:
-        await opened.close()
-        lost = proxy.plan.lost
-        proxy.plan = FaultPlan()
-    if request.param == "redis losing every first reply":
-        assert lost, "no reply was lost"
 
 
 async def test_a_document_is_saved_once_per_call(store: Store) -> None:
