@@ -84,7 +84,9 @@ class Searches:
 
     @property
     def running(self) -> int:
-        return len(self._searches)
+        """Slots taken: searches under way, and searches stopping whose process has not
+        ended yet (their slot, and their address's share, are free only then)."""
+        return len(self._executors) - len(self._free)
 
     async def kept(self, game_id: str) -> dict[str, Any] | None:
         text = await from_store(self.records.get(f"analysis:{game_id}"))
