@@ -1,0 +1,108 @@
+"""Arenas in the browser: a player starts a short arena from the race tab, leaves it and
+comes back; a second player opens it from the list and joins; both are paired into a
+heat, play it out, and both pages show the standings change live, each player's own
+line marked; the arena's words in Finnish."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tests.web.conftest import Api, PageErrors
+from tests.web.pages import expect, open_menu
+from tests.web.players import as_player, new_player
+from tests.web.test_pairing import pick_mode, race_status
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+
+def arena_page(new_context: Any, errors: PageErrors, player: dict[str, Any]) -> Page:
+    context = new_context()
+    as_player(context, player)
+    page: Page = errors.watch(context.new_page())
+    page.goto("/")
+    open_menu(page, "race")
+    return page
+
+
+def rows(page: Page) -> Any:
+    return page.get_by_test_id("arena").get_by_test_id("arena-row")
+
+
+def test_two_players_join_an_arena_play_a_heat_and_see_the_standings_live(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    ada, bo = new_player(api, "Ada"), new_player(api, "Bo")
+    ada_page = arena_page(new_context, page_errors, ada)
+    bo_page = arena_page(new_context, page_errors, bo)
+
+    # Ada starts a short arena in the mode of the Race someone form: she is in it.
+    pick_mode(ada_page, "TF", 1)
+    ada_page.get_by_test_id("arena-create").click()
+    arena = ada_page.get_by_test_id("arena")
+    expect(arena).to_be_visible()
+    expect(arena).to_have_attribute("data-status", "running")
+    arena_id = arena.get_attribute("data-arena-id")
+    assert arena_id
+    assert api.get(f"/arenas/{arena_id}")["arena"]["mode"] == "TF.D1N"
+    expect(rows(ada_page)).to_have_count(1)
+    mine = ada_page.locator('[data-testid="arena-row"][data-you="true"]')
+    expect(mine).to_have_attribute("data-player-id", ada["player_id"])
+    expect(ada_page.get_by_test_id("arena-leave")).to_be_visible()
+
+    # She leaves (no more heats, her line stays) and comes back.
+    ada_page.get_by_test_id("arena-leave").click()
+    expect(ada_page.get_by_test_id("arena-join")).to_be_visible()
+    expect(ada_page.get_by_test_id("arena-leave")).to_be_hidden()
+    expect(ada_page.get_by_test_id("arena-you")).to_have_text(
+        "You left: join again to play more heats."
+    )
+    expect(rows(ada_page)).to_have_count(1)
+    ada_page.get_by_test_id("arena-join").click()
+    expect(ada_page.get_by_test_id("arena-leave")).to_be_visible()
+    expect(ada_page.get_by_test_id("arena-you")).to_contain_text("You: place 1, 0 points")
+
+    # Bo sees the running arena in the race tab's list, in both languages, and opens it.
+    open_menu(bo_page, "race")
+    item = bo_page.locator(f'[data-testid="arena-item"][data-arena-id="{arena_id}"]')
+    expect(item).to_contain_text("Running")
+    expect(bo_page.get_by_test_id("arena-create")).to_be_hidden()
+    # The menu covers the page's language switch: its click is sent to it directly.
+    bo_page.get_by_test_id("lang-toggle").dispatch_event("click")
+    expect(bo_page.get_by_test_id("arenas")).to_contain_text("Areena")
+    expect(item).to_contain_text("Käynnissä")
+    bo_page.get_by_test_id("lang-toggle").dispatch_event("click")
+    expect(item).to_contain_text("Running")
+    item.get_by_test_id("arena-open").click()
+    expect(bo_page.get_by_test_id("arena")).to_be_visible()
+    expect(bo_page.get_by_test_id("arena-you")).to_have_text("You have not joined this arena.")
+    expect(rows(bo_page)).to_have_count(1)
+
+    # Bo joins: Ada's page shows his line come in, and a wave pairs them into a heat that
+    # both pages go into.
+    bo_page.get_by_test_id("arena-join").click()
+    for page in (ada_page, bo_page):
+        expect(rows(page)).to_have_count(2)
+        expect(page.get_by_test_id("race-resign")).to_be_visible(timeout=20_000)
+        expect(page.get_by_test_id("arena")).to_be_hidden()
+    heats = api.get(f"/arenas/{arena_id}/heats")["heats"]
+    assert len(heats) >= 1
+    race_id = heats[0]["race_id"]
+    race_status(api, race_id, "running")
+    you = api.get(f"/arenas/{arena_id}", ada["player_token"])["you"]
+    assert you["heat"]["race_id"] == race_id
+
+    # Both resign: the heat is counted, and both pages' standings show it.
+    for page in (ada_page, bo_page):
+        page.get_by_test_id("race-resign").click()
+    race_status(api, race_id, "finished")
+    for page, player in ((ada_page, ada), (bo_page, bo)):
+        expect(page.locator('[data-testid="arena-row"][data-heats="1"]')).to_have_count(
+            2, timeout=20_000
+        )
+        mine = page.locator('[data-testid="arena-row"][data-you="true"]')
+        expect(mine).to_have_attribute("data-player-id", player["player_id"])
+    standings = api.get(f"/arenas/{arena_id}/standings")
+    assert [row["heats"] for row in standings["rows"]] == [1, 1] or all(
+        row["heats"] >= 1 for row in standings["rows"]
+    )
