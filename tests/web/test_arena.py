@@ -1,7 +1,8 @@
 """Arenas in the browser: a player starts a short arena from the race tab, leaves it and
 comes back; a second player opens it from the list and joins; both are paired into a
 heat, play it out, and both pages show the standings change live, each player's own
-line marked; the arena's words in Finnish."""
+line marked; the arena's words in Finnish; and a refused join, the server's typed error in
+both languages."""
 
 from __future__ import annotations
 
@@ -106,3 +107,36 @@ def test_two_players_join_an_arena_play_a_heat_and_see_the_standings_live(
     assert [row["heats"] for row in standings["rows"]] == [1, 1] or all(
         row["heats"] >= 1 for row in standings["rows"]
     )
+
+
+def test_joining_an_arena_that_is_over_shows_the_refusal_in_both_languages(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    page_errors.allow("409")  # the refused joins
+    maker, cy = new_player(api, "Maker"), new_player(api, "Cy")
+    status, made = api.post(
+        "/arenas",
+        {"mode": "DS.D1N", "name": "Later", "minutes": 5, "starts_in": 60},
+        maker["player_token"],
+    )
+    assert status == 201, made
+    arena_id = made["arena"]["arena_id"]
+    page = arena_page(new_context, page_errors, cy)
+    item = page.locator(f'[data-testid="arena-item"][data-arena-id="{arena_id}"]')
+    expect(item).to_contain_text("Upcoming")
+    item.get_by_test_id("arena-open").click()
+    expect(page.get_by_test_id("arena")).to_have_attribute("data-status", "upcoming")
+    expect(page.get_by_test_id("arena-name")).to_have_text("Later")
+
+    # Its maker cancels it meanwhile: joining is refused with the server's typed error.
+    status, cancelled = api.call("DELETE", f"/arenas/{arena_id}", token=maker["player_token"])
+    assert status == 200 and cancelled["arena"]["status"] == "cancelled", cancelled
+    page.get_by_test_id("arena-join").click()
+    error = page.get_by_test_id("arena-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("This arena is over.")
+    page.get_by_test_id("lang-toggle").dispatch_event("click")
+    page.get_by_test_id("arena-join").click()
+    expect(error).to_contain_text("Tämä areena on päättynyt.")
+    expect(page.get_by_test_id("arena-join")).to_have_text("Liity")
+    page.get_by_test_id("lang-toggle").dispatch_event("click")
