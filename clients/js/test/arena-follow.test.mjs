@@ -102,6 +102,35 @@ test("two players' follows show their heat, then the counted heat's points", asy
   }
 });
 
+test("a follow whose socket dropped follows again on the new socket", async () => {
+  const ada = await player("Ada");
+  const bob = await player("Bob");
+  const { arena } = await ada.arenas.create({ mode: "DS.D3N", name: "Dropped", minutes: 5 });
+  const follow = ada.arenas.follow(arena.arena_id);
+  try {
+    assert.equal((await until(follow, () => true)).total, 0);
+    const reopened = new Promise((resolve) => {
+      const stop = ada.connection.on("open", ({ reconnected }) => {
+        if (!reconnected) return;
+        stop();
+        resolve(undefined);
+      });
+    });
+    ada.connection.drop();
+    await reopened;
+    // Joined after the new socket opened: only a follow made on it can tell.
+    await bob.arenas.join(arena.arena_id);
+    const page = await until(follow, (p) => p.total === 1);
+    assert.deepEqual(page.rows.map((r) => r.name), ["Bob"]);
+    assert.equal(page.you, null);
+    assert.ok(!follow.done);
+  } finally {
+    await follow.stop();
+    ada.close();
+    bob.close();
+  }
+});
+
 test("a follow stopped by its signal ends with cancelled", async () => {
   const ada = await player("Ada");
   const { arena } = await ada.arenas.create({ mode: "DS.D1N", name: "Stopped", minutes: 5 });
