@@ -93,20 +93,30 @@ def test_two_players_join_an_arena_play_a_heat_and_see_the_standings_live(
     you = api.get(f"/arenas/{arena_id}", ada["player_token"])["you"]
     assert you["heat"]["race_id"] == race_id
 
-    # Both resign: the heat is counted, and both pages' standings show it.
+    # Ada leaves during the heat (from another of her devices): the heat goes on.
+    status, left = api.call("DELETE", f"/arenas/{arena_id}/players/me", token=ada["player_token"])
+    assert status == 200 and left["you"]["present"] is False, left
+
+    # Both resign: the heat is counted, both pages come back to the arena and show the
+    # standings changed; nobody is paired again, Ada having left.
     for page in (ada_page, bo_page):
         page.get_by_test_id("race-resign").click()
     race_status(api, race_id, "finished")
     for page, player in ((ada_page, ada), (bo_page, bo)):
-        expect(page.locator('[data-testid="arena-row"][data-heats="1"]')).to_have_count(
-            2, timeout=20_000
-        )
+        expect(page.get_by_test_id("arena")).to_be_visible(timeout=20_000)
+        expect(page.locator('[data-testid="arena-row"][data-heats="1"]')).to_have_count(2)
         mine = page.locator('[data-testid="arena-row"][data-you="true"]')
         expect(mine).to_have_attribute("data-player-id", player["player_id"])
     standings = api.get(f"/arenas/{arena_id}/standings")
-    assert [row["heats"] for row in standings["rows"]] == [1, 1] or all(
-        row["heats"] >= 1 for row in standings["rows"]
-    )
+    assert [row["heats"] for row in standings["rows"]] == [1, 1]
+    expect(ada_page.get_by_test_id("arena-join")).to_be_visible()
+    expect(bo_page.get_by_test_id("arena-you")).to_contain_text("Waiting for your next heat")
+
+    # Ada comes back: the next wave pairs them into a second heat.
+    ada_page.get_by_test_id("arena-join").click()
+    for page in (ada_page, bo_page):
+        expect(page.get_by_test_id("race-resign")).to_be_visible(timeout=20_000)
+    assert len(api.get(f"/arenas/{arena_id}/heats")["heats"]) == 2
 
 
 def test_joining_an_arena_that_is_over_shows_the_refusal_in_both_languages(
