@@ -54,8 +54,8 @@ export function wireArenas(app) {
     tab.addEventListener("click", () => void list(app));
   }
   ui.create.addEventListener("click", () => void create(app));
-  ui.join.addEventListener("click", () => void join(app));
-  ui.leave.addEventListener("click", () => void leave(app));
+  ui.join.addEventListener("click", () => void join());
+  ui.leave.addEventListener("click", () => void leave());
   ui.back.addEventListener("click", () => close(app));
   // The page's language switch redraws the arena in the new words.
   byId("btn-lang", HTMLButtonElement).addEventListener("click", () =>
@@ -277,8 +277,8 @@ function render() {
   ui.leave.hidden = over || !you?.present;
 }
 
-/** @param {App} app */
-async function join(app) {
+/** Joins the open arena, or comes back to it. */
+async function join() {
   const current = open;
   if (!current) return;
   ui.error.hidden = true;
@@ -292,11 +292,10 @@ async function join(app) {
   } finally {
     ui.join.disabled = false;
   }
-  void app;
 }
 
-/** @param {App} app */
-async function leave(app) {
+/** Leaves the open arena: no more heats, the points kept. */
+async function leave() {
   const current = open;
   if (!current) return;
   ui.error.hidden = true;
@@ -310,7 +309,6 @@ async function leave(app) {
   } finally {
     ui.leave.disabled = false;
   }
-  void app;
 }
 
 function stopFollowing() {
