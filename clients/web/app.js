@@ -20,6 +20,7 @@ import {
   save,
 } from "./storage.js";
 import { leaveRace, renderRace, switchRace, wireRace } from "./race-flow.js";
+import { wireArenas } from "./arena-flow.js";
 import { wireSeek } from "./seek-flow.js";
 
 /** @typedef {import("@solitaire/sdk").Game} Game */
@@ -156,6 +157,7 @@ export class App {
     wireMenu(this);
     wireRace(this);
     wireSeek(this);
+    wireArenas(this);
     ui.undo.addEventListener("click", () => this.undo());
     ui.resign.addEventListener("click", () => void this.raceCommand("resign"));
     ui.lang.addEventListener("click", () => this.switchLang(lang() === "en" ? "fi" : "en"));

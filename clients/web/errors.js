@@ -24,6 +24,16 @@ const ERROR_TEXT = {
     en: "That search for an opponent is another player's.",
     fi: "Tuo vastustajan haku on toisen pelaajan.",
   },
+  arena_over: { en: "This arena is over.", fi: "Tämä areena on päättynyt." },
+  arena_started: {
+    en: "This arena has already started: it can no longer be cancelled.",
+    fi: "Tämä areena on jo alkanut: sitä ei voi enää perua.",
+  },
+  not_in_arena: { en: "You have not joined this arena.", fi: "Et ole liittynyt tähän areenaan." },
+  not_your_arena: {
+    en: "Only the player who made this arena may cancel it.",
+    fi: "Vain areenan tehnyt pelaaja voi perua sen.",
+  },
   store_unavailable: {
     en: "The server is busy; try again.",
     fi: "Palvelin on kiireinen; yritä uudelleen.",

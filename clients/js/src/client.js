@@ -94,8 +94,8 @@ export class SolitaireClient extends Emitter {
     this.races = new RacesApi(this.http, this.tokens);
     /** Quick pairing: race now over the WebSocket, or seek, read and cancel by REST. */
     this.pairing = new PairingApi(this.http, this.tokens, this.connection);
-    /** Arena tournaments: list, make, join, leave, standings, heats. */
-    this.arenas = new ArenasApi(this.http, this.tokens);
+    /** Arena tournaments: list, make, join, leave, standings (followed live), heats. */
+    this.arenas = new ArenasApi(this.http, this.tokens, this.connection);
     /** Players, link codes, statistics. */
     this.players = new PlayersApi(this.http, this.tokens);
     /** The daily challenge and the leaderboards. */

@@ -119,6 +119,19 @@ function isSeat(seat) {
   );
 }
 
+/** @param {unknown} row  a line of an arena's standings */
+function isArenaRow(row) {
+  return (
+    isObject(row) &&
+    isCount(row.rank) &&
+    isString(row.player_id) &&
+    isString(row.name) &&
+    isNumber(row.points) &&
+    isBool(row.playing) &&
+    isBool(row.present)
+  );
+}
+
 /**
  * What each type of frame must hold for the SDK to act on it.
  * @type {Record<string, (m: Record<string, any>) => boolean>}
@@ -172,6 +185,15 @@ const CHECKS = {
     isCount(m.moves),
   seek: (m) => isString(m.id) && isSeek(m.seek),
   paired: (m) => isString(m.seek_id) && isSeat(m) && isString(m.player_token),
+  arena_standings: (m) =>
+    isString(m.arena_id) &&
+    isCount(m.page) &&
+    isCount(m.total) &&
+    isBool(m.full) &&
+    isBool(m.final) &&
+    Array.isArray(m.rows) &&
+    m.rows.every(isArenaRow) &&
+    (optional(m.you) || (isArenaRow(m.you) && (optional(m.you.heat) || isSeat(m.you.heat)))),
 };
 
 /** @type {TextDecoder | null} made on the first binary frame (some platforms have none) */

@@ -1,6 +1,7 @@
 // @ts-check
 // The JavaScript SDK of the solitaire service (clients/js/README.md).
 
+export { ArenaFollow } from "./arena.js";
 export { SolitaireClient, socketUrlOf } from "./client.js";
 export { Connection, PROTOCOL } from "./connection.js";
 export { Emitter } from "./emitter.js";
@@ -21,6 +22,9 @@ export { ROUTES as RACE_ROUTES } from "./rest/races.js";
 export { ROUTES as SERVICE_ROUTES } from "./rest/service.js";
 
 // Types, for `import type { ... } from "@solitaire/sdk"` and JSDoc imports.
+/** @typedef {import("./arena.js").ArenaFollowEvents} ArenaFollowEvents */
+/** @typedef {import("./arena.js").ArenaPage} ArenaPage */
+/** @typedef {import("./arena.js").FollowArenaOptions} FollowArenaOptions */
 /** @typedef {import("./client.js").ClientOptions} ClientOptions */
 /** @typedef {import("./client.js").ClientEvents} ClientEvents */
 /** @typedef {import("./client.js").FollowOptions} FollowOptions */

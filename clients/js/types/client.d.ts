@@ -65,7 +65,7 @@ export class SolitaireClient extends Emitter<ClientEvents> {
     races: RacesApi;
     /** Quick pairing: race now over the WebSocket, or seek, read and cancel by REST. */
     pairing: PairingApi;
-    /** Arena tournaments: list, make, join, leave, standings, heats. */
+    /** Arena tournaments: list, make, join, leave, standings (followed live), heats. */
     arenas: ArenasApi;
     /** Players, link codes, statistics. */
     players: PlayersApi;

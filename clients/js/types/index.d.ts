@@ -1,4 +1,5 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
+export { ArenaFollow } from "./arena.js";
 export { Emitter } from "./emitter.js";
 export { Game } from "./game.js";
 export { Http } from "./http.js";
@@ -12,6 +13,9 @@ export { ROUTES as PAIRING_ROUTES } from "./rest/pairing.js";
 export { ROUTES as PLAYER_ROUTES } from "./rest/players.js";
 export { ROUTES as RACE_ROUTES } from "./rest/races.js";
 export { ROUTES as SERVICE_ROUTES } from "./rest/service.js";
+export type ArenaFollowEvents = import("./arena.js").ArenaFollowEvents;
+export type ArenaPage = import("./arena.js").ArenaPage;
+export type FollowArenaOptions = import("./arena.js").FollowArenaOptions;
 export type ClientOptions = import("./client.js").ClientOptions;
 export type ClientEvents = import("./client.js").ClientEvents;
 export type FollowOptions = import("./client.js").FollowOptions;

@@ -2,10 +2,13 @@
 // REST calls of arena tournaments: the list, one arena, its standings and heats; make,
 // cancel, join and leave (docs/arena.md).
 
+import { ArenaFollow } from "../arena.js";
 import { seg } from "../http.js";
 
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
+/** @typedef {import("../connection.js").Connection} Connection */
+/** @typedef {import("../arena.js").FollowArenaOptions} FollowArenaOptions */
 /** @typedef {import("../../types/protocol/rest/create-arena-request.js").CreateArenaRequest} CreateArenaRequest */
 /** @typedef {import("../../types/protocol/rest/arena-response.js").ArenaResponse} ArenaResponse */
 /** @typedef {import("../../types/protocol/rest/arena-list.js").ArenaList} ArenaList */
@@ -27,10 +30,27 @@ export class ArenasApi {
   /**
    * @param {Http} http
    * @param {Tokens} tokens
+   * @param {Connection | null} [connection]  the client's WebSocket, for `follow`
    */
-  constructor(http, tokens) {
+  constructor(http, tokens, connection = null) {
     this.http = http;
     this.tokens = tokens;
+    this.connection = connection;
+  }
+
+  /**
+   * Follows a page of the arena's standings over the WebSocket (`follow_arena`), with
+   * the client's player token when it has one (then `page.you` is its line and heat, the
+   * heat's race token kept). `page` stays current: each change is applied as it comes.
+   * Events: `standings` (the page changed), `final` (the last page; following stops),
+   * `ended`. After a reconnection it follows again and the page comes in full.
+   * @param {string} arenaId
+   * @param {FollowArenaOptions} [options]
+   * @returns {ArenaFollow}
+   */
+  follow(arenaId, options = {}) {
+    if (!this.connection) throw new TypeError("following an arena needs a connection");
+    return new ArenaFollow(this.connection, this.tokens, arenaId, options);
   }
 
   /**

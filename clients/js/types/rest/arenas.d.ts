@@ -1,6 +1,8 @@
 /* Generated from the JSDoc of clients/js/src by clients/js/tools/sdk-declarations.mjs. Do not edit: change the source, then run scripts/check-types --write. */
 /** @typedef {import("../http.js").Http} Http */
 /** @typedef {import("../tokens.js").Tokens} Tokens */
+/** @typedef {import("../connection.js").Connection} Connection */
+/** @typedef {import("../arena.js").FollowArenaOptions} FollowArenaOptions */
 /** @typedef {import("../../types/protocol/rest/create-arena-request.js").CreateArenaRequest} CreateArenaRequest */
 /** @typedef {import("../../types/protocol/rest/arena-response.js").ArenaResponse} ArenaResponse */
 /** @typedef {import("../../types/protocol/rest/arena-list.js").ArenaList} ArenaList */
@@ -11,10 +13,23 @@ export class ArenasApi {
     /**
      * @param {Http} http
      * @param {Tokens} tokens
+     * @param {Connection | null} [connection]  the client's WebSocket, for `follow`
      */
-    constructor(http: Http, tokens: Tokens);
+    constructor(http: Http, tokens: Tokens, connection?: Connection | null);
     http: import("../http.js").Http;
     tokens: import("../tokens.js").Tokens;
+    connection: import("../connection.js").Connection | null;
+    /**
+     * Follows a page of the arena's standings over the WebSocket (`follow_arena`), with
+     * the client's player token when it has one (then `page.you` is its line and heat, the
+     * heat's race token kept). `page` stays current: each change is applied as it comes.
+     * Events: `standings` (the page changed), `final` (the last page; following stops),
+     * `ended`. After a reconnection it follows again and the page comes in full.
+     * @param {string} arenaId
+     * @param {FollowArenaOptions} [options]
+     * @returns {ArenaFollow}
+     */
+    follow(arenaId: string, options?: FollowArenaOptions): ArenaFollow;
     /**
      * Arenas upcoming, running and finished (the last two days).
      * @returns {Promise<ArenaList>}
@@ -67,8 +82,11 @@ export class ArenasApi {
 }
 export type Http = import("../http.js").Http;
 export type Tokens = import("../tokens.js").Tokens;
+export type Connection = import("../connection.js").Connection;
+export type FollowArenaOptions = import("../arena.js").FollowArenaOptions;
 export type CreateArenaRequest = import("../../types/protocol/rest/create-arena-request.js").CreateArenaRequest;
 export type ArenaResponse = import("../../types/protocol/rest/arena-response.js").ArenaResponse;
 export type ArenaList = import("../../types/protocol/rest/arena-list.js").ArenaList;
 export type ArenaStandings = import("../../types/protocol/rest/arena-standings.js").ArenaStandings;
 export type ArenaHeats = import("../../types/protocol/rest/arena-heats.js").ArenaHeats;
+import { ArenaFollow } from "../arena.js";

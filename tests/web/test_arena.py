@@ -1,0 +1,152 @@
+"""Arenas in the browser: a player starts a short arena from the race tab, leaves it and
+comes back; a second player opens it from the list and joins; both are paired into a
+heat, play it out, and both pages show the standings change live, each player's own
+line marked; the arena's words in Finnish; and a refused join, the server's typed error in
+both languages."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tests.web.conftest import Api, PageErrors
+from tests.web.pages import expect, open_menu
+from tests.web.players import as_player, new_player
+from tests.web.test_pairing import pick_mode, race_status
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+
+def arena_page(new_context: Any, errors: PageErrors, player: dict[str, Any]) -> Page:
+    context = new_context()
+    as_player(context, player)
+    page: Page = errors.watch(context.new_page())
+    page.goto("/")
+    open_menu(page, "race")
+    return page
+
+
+def rows(page: Page) -> Any:
+    return page.get_by_test_id("arena").get_by_test_id("arena-row")
+
+
+def test_two_players_join_an_arena_play_a_heat_and_see_the_standings_live(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    ada, bo = new_player(api, "Ada"), new_player(api, "Bo")
+    ada_page = arena_page(new_context, page_errors, ada)
+    bo_page = arena_page(new_context, page_errors, bo)
+
+    # Ada starts a short arena in the mode of the Race someone form: she is in it.
+    pick_mode(ada_page, "TF", 1)
+    ada_page.get_by_test_id("arena-create").click()
+    arena = ada_page.get_by_test_id("arena")
+    expect(arena).to_be_visible()
+    expect(arena).to_have_attribute("data-status", "running")
+    arena_id = arena.get_attribute("data-arena-id")
+    assert arena_id
+    assert api.get(f"/arenas/{arena_id}")["arena"]["mode"] == "TF.D1N"
+    expect(rows(ada_page)).to_have_count(1)
+    mine = ada_page.locator('[data-testid="arena-row"][data-you="true"]')
+    expect(mine).to_have_attribute("data-player-id", ada["player_id"])
+    expect(ada_page.get_by_test_id("arena-leave")).to_be_visible()
+
+    # She leaves (no more heats, her line stays) and comes back.
+    ada_page.get_by_test_id("arena-leave").click()
+    expect(ada_page.get_by_test_id("arena-join")).to_be_visible()
+    expect(ada_page.get_by_test_id("arena-leave")).to_be_hidden()
+    expect(ada_page.get_by_test_id("arena-you")).to_have_text(
+        "You left: join again to play more heats."
+    )
+    expect(rows(ada_page)).to_have_count(1)
+    ada_page.get_by_test_id("arena-join").click()
+    expect(ada_page.get_by_test_id("arena-leave")).to_be_visible()
+    expect(ada_page.get_by_test_id("arena-you")).to_contain_text("You: place 1, 0 points")
+
+    # Bo sees the running arena in the race tab's list, in both languages, and opens it.
+    open_menu(bo_page, "race")
+    item = bo_page.locator(f'[data-testid="arena-item"][data-arena-id="{arena_id}"]')
+    expect(item).to_contain_text("Running")
+    expect(bo_page.get_by_test_id("arena-create")).to_be_hidden()
+    # The menu covers the page's language switch: its click is sent to it directly.
+    bo_page.get_by_test_id("lang-toggle").dispatch_event("click")
+    expect(bo_page.get_by_test_id("arenas")).to_contain_text("Areena")
+    expect(item).to_contain_text("Käynnissä")
+    bo_page.get_by_test_id("lang-toggle").dispatch_event("click")
+    expect(item).to_contain_text("Running")
+    item.get_by_test_id("arena-open").click()
+    expect(bo_page.get_by_test_id("arena")).to_be_visible()
+    expect(bo_page.get_by_test_id("arena-you")).to_have_text("You have not joined this arena.")
+    expect(rows(bo_page)).to_have_count(1)
+
+    # Bo joins: Ada's page shows his line come in, and a wave pairs them into a heat that
+    # both pages go into.
+    bo_page.get_by_test_id("arena-join").click()
+    for page in (ada_page, bo_page):
+        expect(rows(page)).to_have_count(2)
+        expect(page.get_by_test_id("race-resign")).to_be_visible(timeout=20_000)
+        expect(page.get_by_test_id("arena")).to_be_hidden()
+    heats = api.get(f"/arenas/{arena_id}/heats")["heats"]
+    assert len(heats) >= 1
+    race_id = heats[0]["race_id"]
+    race_status(api, race_id, "running")
+    you = api.get(f"/arenas/{arena_id}", ada["player_token"])["you"]
+    assert you["heat"]["race_id"] == race_id
+
+    # Ada leaves during the heat (from another of her devices): the heat goes on.
+    status, left = api.call("DELETE", f"/arenas/{arena_id}/players/me", token=ada["player_token"])
+    assert status == 200 and left["you"]["present"] is False, left
+
+    # Both resign: the heat is counted, both pages come back to the arena and show the
+    # standings changed; nobody is paired again, Ada having left.
+    for page in (ada_page, bo_page):
+        page.get_by_test_id("race-resign").click()
+    race_status(api, race_id, "finished")
+    for page, player in ((ada_page, ada), (bo_page, bo)):
+        expect(page.get_by_test_id("arena")).to_be_visible(timeout=20_000)
+        expect(page.locator('[data-testid="arena-row"][data-heats="1"]')).to_have_count(2)
+        mine = page.locator('[data-testid="arena-row"][data-you="true"]')
+        expect(mine).to_have_attribute("data-player-id", player["player_id"])
+    standings = api.get(f"/arenas/{arena_id}/standings")
+    assert [row["heats"] for row in standings["rows"]] == [1, 1]
+    expect(ada_page.get_by_test_id("arena-join")).to_be_visible()
+    expect(bo_page.get_by_test_id("arena-you")).to_contain_text("Waiting for your next heat")
+
+    # Ada comes back: the next wave pairs them into a second heat.
+    ada_page.get_by_test_id("arena-join").click()
+    for page in (ada_page, bo_page):
+        expect(page.get_by_test_id("race-resign")).to_be_visible(timeout=20_000)
+    assert len(api.get(f"/arenas/{arena_id}/heats")["heats"]) == 2
+
+
+def test_joining_an_arena_that_is_over_shows_the_refusal_in_both_languages(
+    new_context: Any, page_errors: PageErrors, api: Api
+) -> None:
+    page_errors.allow("409")  # the refused joins
+    maker, cy = new_player(api, "Maker"), new_player(api, "Cy")
+    status, made = api.post(
+        "/arenas",
+        {"mode": "DS.D1N", "name": "Later", "minutes": 5, "starts_in": 60},
+        maker["player_token"],
+    )
+    assert status == 201, made
+    arena_id = made["arena"]["arena_id"]
+    page = arena_page(new_context, page_errors, cy)
+    item = page.locator(f'[data-testid="arena-item"][data-arena-id="{arena_id}"]')
+    expect(item).to_contain_text("Upcoming")
+    item.get_by_test_id("arena-open").click()
+    expect(page.get_by_test_id("arena")).to_have_attribute("data-status", "upcoming")
+    expect(page.get_by_test_id("arena-name")).to_have_text("Later")
+
+    # Its maker cancels it meanwhile: joining is refused with the server's typed error.
+    status, cancelled = api.call("DELETE", f"/arenas/{arena_id}", token=maker["player_token"])
+    assert status == 200 and cancelled["arena"]["status"] == "cancelled", cancelled
+    page.get_by_test_id("arena-join").click()
+    error = page.get_by_test_id("arena-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("This arena is over.")
+    page.get_by_test_id("lang-toggle").dispatch_event("click")
+    page.get_by_test_id("arena-join").click()
+    expect(error).to_contain_text("Tämä areena on päättynyt.")
+    expect(page.get_by_test_id("arena-join")).to_have_text("Liity")
+    page.get_by_test_id("lang-toggle").dispatch_event("click")
