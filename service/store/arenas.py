@@ -16,9 +16,10 @@ tie-breaks (``service.arenas.rules.standing_score``).
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+
+from .wave_locks import OwnedLocks
 
 # An arena's keys outlive its end by this long, for its standings and heats to be read.
 KEPT_SECONDS = 30 * 24 * 3600
@@ -87,7 +88,7 @@ class MemoryArenas(Arenas):
         self._entries: dict[str, dict[str, str]] = {}
         self._heats: dict[str, dict[str, str]] = {}
         self._scores: dict[str, dict[str, float]] = {}
-        self._locks: dict[str, tuple[str, float]] = {}
+        self._locks = OwnedLocks()
 
     async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
         if arena_id in self._records:
@@ -153,13 +154,7 @@ class MemoryArenas(Arenas):
         return len(self._scores.get(arena_id, {}))
 
     async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
-        held = self._locks.get(arena_id)
-        now = time.monotonic()
-        if held is not None and held[0] != owner and held[1] > now:
-            return False
-        self._locks[arena_id] = (owner, now + ms / 1000)
-        return True
+        return self._locks.lock(arena_id, owner, ms)
 
     async def unlock(self, arena_id: str, owner: str) -> None:
-        if self._locks.get(arena_id, ("", 0.0))[0] == owner:
-            del self._locks[arena_id]
+        self._locks.unlock(arena_id, owner)

@@ -19,7 +19,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from . import redis_once
+from . import redis_once, wave_locks
 from .arenas import Arenas, Swap
 from .base import StoreUnavailable
 
@@ -63,18 +63,6 @@ redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1
 """
 
-# KEYS: lock. ARGV: owner, ms. Taken again by its owner; released only by it.
-_LOCK = """
-local owner = redis.call('GET', KEYS[1])
-if owner and owner ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
-_UNLOCK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
-"""
-
 
 def _key(arena_id: str, what: str) -> str:
     return f"sol:{{arena:{arena_id}}}:{what}"
@@ -92,8 +80,8 @@ class RedisArenas(Arenas):
             for name, source in (
                 ("swap", _SWAP),
                 ("replace", _REPLACE),
-                ("lock", _LOCK),
-                ("unlock", _UNLOCK),
+                ("lock", wave_locks.LOCK),
+                ("unlock", wave_locks.UNLOCK),
                 ("create", redis_once.CLAIM),
             )
         }

@@ -19,6 +19,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from . import wave_locks
 from .base import StoreUnavailable
 from .seeks import KEPT_SECONDS, Seek, Seeks, mode_of_seek
 
@@ -93,18 +94,6 @@ if redis.call('HGET', KEYS[1], 's') == 'waiting' then redis.call('EXPIRE', KEYS[
 return 1
 """
 
-# KEYS: lock. ARGV: owner, ms. Taken again by its owner; released only by it.
-_LOCK = """
-local owner = redis.call('GET', KEYS[1])
-if owner and owner ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
-_UNLOCK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
-"""
-
 
 def _tag(mode: str) -> str:
     return f"sol:{{pair:{mode}}}"
@@ -124,8 +113,8 @@ class RedisSeeks(Seeks):
                 ("pair", _PAIR),
                 ("cancel", _CANCEL),
                 ("renew", _RENEW),
-                ("lock", _LOCK),
-                ("unlock", _UNLOCK),
+                ("lock", wave_locks.LOCK),
+                ("unlock", wave_locks.UNLOCK),
             )
         }
         self._redis = redis

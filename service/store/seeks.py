@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from .wave_locks import OwnedLocks
+
 # A seek that was paired or cancelled is kept this long for its player to read.
 KEPT_SECONDS = 3600
 
@@ -119,7 +121,7 @@ class MemorySeeks(Seeks):
         self._seeks: dict[str, tuple[Seek, float]] = {}
         # (mode, player id) -> the player's latest seek id in the mode.
         self._latest: dict[tuple[str, str], str] = {}
-        self._locks: dict[str, tuple[str, float]] = {}
+        self._locks = OwnedLocks()
 
     def _live(self, seek_id: str) -> Seek | None:
         found = self._seeks.get(seek_id)
@@ -190,13 +192,7 @@ class MemorySeeks(Seeks):
             self._seeks[seek_id] = (seek, time.monotonic() + ttl)
 
     async def lock(self, mode: str, owner: str, ms: int) -> bool:
-        held = self._locks.get(mode)
-        now = time.monotonic()
-        if held is not None and held[0] != owner and held[1] > now:
-            return False
-        self._locks[mode] = (owner, now + ms / 1000)
-        return True
+        return self._locks.lock(mode, owner, ms)
 
     async def unlock(self, mode: str, owner: str) -> None:
-        if self._locks.get(mode, ("", 0.0))[0] == owner:
-            del self._locks[mode]
+        self._locks.unlock(mode, owner)
