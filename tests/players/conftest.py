@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.app import create_app
 from service.config import Settings
+from tests.players.held_search import HELD_SEARCH_DIR
 from tests.support import CheckedClient, auth, fill_winnable_pools
 
 # 2026-12-01 12:00:00 UTC
@@ -85,3 +87,14 @@ def play_paced(
             f"/games/{game['game_id']}/actions", json={"action": action}, headers=headers
         )
         assert response.status_code == 200, response.text
+
+
+@pytest.fixture
+def held_searches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Analyses run ``held`` instead of the solver (their processes read the folder from
+    the environment they start with); the test creates ``release`` to let them end."""
+    monkeypatch.setenv(HELD_SEARCH_DIR, str(tmp_path))
+    try:
+        yield tmp_path
+    finally:
+        (tmp_path / "release").touch()

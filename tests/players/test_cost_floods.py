@@ -5,16 +5,15 @@ searches that run at once is ``busy`` and gives its place in the quotas back."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 
 from tests.players.conftest import FakeClock, new_player, players_client
-from tests.players.held_search import HELD_SEARCH_DIR, held
+from tests.players.held_search import held
 from tests.service.helpers import greet, recv_until, subscribe
 from tests.support import CheckedClient, auth
 
@@ -162,17 +161,6 @@ def test_of_twenty_analyses_at_once_at_a_limit_of_ten_exactly_ten_are_answered(
         _keep_verdicts(client, game_id)
         statuses = _together(lambda _: client.get(f"/games/{game_id}/analysis"))
         assert statuses == [200] * LIMIT + [429] * (REQUESTS - LIMIT)
-
-
-@pytest.fixture
-def held_searches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Analyses run ``held`` instead of the solver (their processes read the folder from
-    the environment they start with); the test creates ``release`` to let them end."""
-    monkeypatch.setenv(HELD_SEARCH_DIR, str(tmp_path))
-    try:
-        yield tmp_path
-    finally:
-        (tmp_path / "release").touch()
 
 
 def test_past_the_searches_at_once_an_analysis_is_busy_and_not_counted(

@@ -5,7 +5,7 @@ process with it, and a bounded number run at once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,22 +15,13 @@ from service.config import Settings
 from service.errors import ServiceError
 from service.store import open_store
 from service.support.metrics import Metrics
-from tests.players.held_search import HELD_SEARCH_DIR, VERDICTS, alive, held, started
+from tests.players.held_search import VERDICTS, alive, held, started
 
 ADDRESS = "192.0.2.1"
 OTHER_ADDRESS = "192.0.2.2"
 
 # Generous: a loaded machine starts processes slowly. Nothing here measures speed.
 PATIENCE_SECONDS = 120.0
-
-
-@pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv(HELD_SEARCH_DIR, str(tmp_path))
-    try:
-        yield tmp_path
-    finally:
-        (tmp_path / "release").touch()
 
 
 @pytest.fixture
@@ -69,34 +60,34 @@ def _count(searches: Searches, outcome: str) -> float:
 
 
 async def test_two_requests_about_one_game_share_one_search(
-    searches: Searches, folder: Path
+    searches: Searches, held_searches: Path
 ) -> None:
     first = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
-    await _until("the search to start", lambda: started(folder))
+    await _until("the search to start", lambda: started(held_searches))
     second = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
     await asyncio.sleep(0)
-    (folder / "release").touch()
+    (held_searches / "release").touch()
     assert await first == VERDICTS and await second == VERDICTS
-    assert len(started(folder)) == 1
+    assert len(started(held_searches)) == 1
     assert (_count(searches, "searched"), _count(searches, "shared")) == (1, 1)
     # Kept: the next request costs no search.
     assert await searches.kept("g1") == VERDICTS
 
 
-async def test_past_the_bound_another_game_is_busy(searches: Searches, folder: Path) -> None:
+async def test_past_the_bound_another_game_is_busy(searches: Searches, held_searches: Path) -> None:
     running = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
     with pytest.raises(ServiceError) as refused:
         searches.join("g2", "record", OTHER_ADDRESS)
     assert refused.value.code == "busy" and refused.value.status == 503
     assert refused.value.extra["retry_after"] >= 1
-    (folder / "release").touch()
+    (held_searches / "release").touch()
     assert await running == VERDICTS
     # The slot is free again.
     assert await searches.wait(searches.join("g2", "record", OTHER_ADDRESS)) == VERDICTS
 
 
 async def test_one_address_starts_its_share_of_searches_and_others_find_a_slot(
-    settings: Settings, folder: Path
+    settings: Settings, held_searches: Path
 ) -> None:
     two_slots = settings.model_copy(update={"analysis_max_searches": 2})
     async for searches in _searches(two_slots):
@@ -107,19 +98,19 @@ async def test_one_address_starts_its_share_of_searches_and_others_find_a_slot(
         # Joining a search under way is no new search: the address may share it.
         shared = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
         other = asyncio.create_task(searches.wait(searches.join("g2", "record", OTHER_ADDRESS)))
-        (folder / "release").touch()
+        (held_searches / "release").touch()
         assert await first == VERDICTS and await shared == VERDICTS and await other == VERDICTS
         # Its search over, the address may start another.
         assert await searches.wait(searches.join("g3", "record", ADDRESS)) == VERDICTS
 
 
 async def test_a_search_nobody_waits_for_is_stopped_with_its_process(
-    searches: Searches, folder: Path
+    searches: Searches, held_searches: Path
 ) -> None:
     search = searches.join("g1", "record", ADDRESS)
     waiters = [asyncio.create_task(searches.wait(search)) for _ in range(2)]
-    await _until("the search to start", lambda: started(folder))
-    [pid] = started(folder)
+    await _until("the search to start", lambda: started(held_searches))
+    [pid] = started(held_searches)
     waiters[0].cancel()
     await asyncio.sleep(0.2)
     assert alive(pid), "one request still waits: the search goes on"
@@ -131,21 +122,21 @@ async def test_a_search_nobody_waits_for_is_stopped_with_its_process(
     assert await searches.kept("g1") is None  # nothing kept from a search cut short
     # A new request starts a new search, in a new process.
     again = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
-    await _until("the new search to start", lambda: len(started(folder)) == 2)
-    (folder / "release").touch()
+    await _until("the new search to start", lambda: len(started(held_searches)) == 2)
+    (held_searches / "release").touch()
     assert await again == VERDICTS
 
 
 @pytest.mark.parametrize("store_url", ["redis"], indirect=True)
 async def test_instances_share_one_search_through_the_store(
-    searches: Searches, settings: Settings, folder: Path
+    searches: Searches, settings: Settings, held_searches: Path
 ) -> None:
     async for other in _searches(settings):
         first = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
-        await _until("the search to start", lambda: started(folder))
+        await _until("the search to start", lambda: started(held_searches))
         second = asyncio.create_task(other.wait(other.join("g1", "record", OTHER_ADDRESS)))
         await asyncio.sleep(0.5)
-        assert len(started(folder)) == 1, "the other instance waits for the first's search"
-        (folder / "release").touch()
+        assert len(started(held_searches)) == 1, "the other instance waits for the first's search"
+        (held_searches / "release").touch()
         assert await first == VERDICTS and await second == VERDICTS
-        assert len(started(folder)) == 1
+        assert len(started(held_searches)) == 1
