@@ -104,7 +104,7 @@ async def play(
             pump = Pump(outbox, state.games, state.races, settings)
             pump.start()
             seeking = Seeking(outbox, state.pairing)
-            following = Following(outbox, state.arenas)
+            following = Following(state.arena_followers, pump.queue_frame)
             commands = Commands(outbox, pump, seeking, following, settings)
             # Every frame passes the gate (rate, flood guard, size) as it does in
             # ``ws.Connection``.

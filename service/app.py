@@ -46,6 +46,7 @@ from .races.updates import RaceUpdates
 from .routes import ROUTES
 from .store import Store, open_store
 from .support.metrics import Metrics
+from .ws.following import ArenaFollowers
 
 log = logging.getLogger("service")
 
@@ -150,6 +151,7 @@ class Parts:
     pairing: Pairing
     arenas: Arenas
     arena_waves: ArenaWaves
+    arena_followers: ArenaFollowers
 
 
 def assemble(
@@ -195,6 +197,7 @@ def assemble(
         pairing=Pairing(store, races.lobby, players, ratings, settings, clock_ms),
         arenas=arenas,
         arena_waves=ArenaWaves(arenas, race_updates),
+        arena_followers=ArenaFollowers(arenas),
     )
 
 
@@ -223,6 +226,7 @@ def create_app(
             yield
         finally:
             await parts.arena_waves.close()
+            await parts.arena_followers.close()
             await parts.pairing.close()
             await parts.analysis.close()
             await parts.games.close()

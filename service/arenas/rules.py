@@ -140,20 +140,25 @@ def pair_free(free: list[dict[str, Any]], rank: dict[str, int]) -> list[tuple[st
     for i, a in enumerate(order):
         if a["player_id"] in taken:
             continue
-        rest = [b for b in order[i + 1 :] if b["player_id"] not in taken]
-        if not rest:
-            break
-        fresh = [
-            b
-            for b in rest
-            if a["last_opponent"] != b["player_id"] and b["last_opponent"] != a["player_id"]
-        ]
-        if fresh:
-            b = fresh[0]
-        elif len(rest) == 1 and len(order) - len(taken) == 2:
-            b = rest[0]  # the two left are each other's last opponent: they race again
-        else:
-            continue
-        taken.update((a["player_id"], b["player_id"]))
-        pairs.append((a["player_id"], b["player_id"]))
+        # The first free player below who is not a's last opponent; the scan stops
+        # there, so a wave costs about one look per player, not one per pair of them.
+        partner = None
+        below = []
+        for j in range(i + 1, len(order)):
+            b = order[j]
+            if b["player_id"] in taken:
+                continue
+            if a["last_opponent"] != b["player_id"] and b["last_opponent"] != a["player_id"]:
+                partner = b
+                break
+            below.append(b)
+        if partner is None:
+            if not below:
+                break
+            if len(below) == 1 and len(order) - len(taken) == 2:
+                partner = below[0]  # the two left are each other's last opponent: they race again
+            else:
+                continue
+        taken.update((a["player_id"], partner["player_id"]))
+        pairs.append((a["player_id"], partner["player_id"]))
     return pairs

@@ -85,14 +85,20 @@ class ArenaWaves:
             return 0
         try:
             entries = {p: orjson.loads(e) for p, e in (await self.store.entries(arena_id)).items()}
-            heats = {r: orjson.loads(h) for r, h in (await self.store.heats(arena_id)).items()}
+            # Only the open heats are read: an entry is playing exactly while its heat
+            # is open (both change in one swap), and a long arena's counted heats
+            # would otherwise be read again by every wave.
+            playing = {e["heat"]["race_id"] for e in entries.values() if e["state"] == "playing"}
+            found = await self.store.heats(arena_id, sorted(playing))
+            open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
             wave_at = self.clock()
-            open_heats = [h for h in heats.values() if h["outcomes"] is None]
+            still_open = 0
             for chunk in _chunks(open_heats):
                 settled = await asyncio.gather(*(self._settle(record, entries, h) for h in chunk))
+                still_open += sum(1 for players in settled if not players)
                 await self._tell(arena_id, [p for players in settled for p in players])
             state = status(record, self.clock())
-            if state == "finished" and all(h["outcomes"] is not None for h in heats.values()):
+            if state == "finished" and still_open == 0:
                 await self._finish(record)
             if state != "running":
                 return 0

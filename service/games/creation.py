@@ -116,24 +116,23 @@ class GameCreation(GameReads):
             "server_time": self.now_ms(),
         }
 
-    async def create_race_game(
-        self,
-        game_id: str,
-        code: engine.GameCode,
-        token_hash: str,
-        race_id: str,
-        player_id: str = "",
+    async def create_race_games(
+        self, code: engine.GameCode, race_id: str, seats: list[tuple[str, str, str]]
     ) -> None:
-        state = engine.new_game(code)
-        stored = StoredGame(
-            game_id,
-            0,
-            state.serialize(),
-            token_hash,
-            str(code),
-            race_id=race_id,
-            player_id=player_id,
-            created_ms=self.now_ms(),
-        )
-        await from_store(self.store.create(stored), self.store_refusal)
-        self.metrics.games_created.labels(code.game.value).inc()
+        """The games of a race's seats (game id, token hash, player id), all on one deal:
+        dealt once and written as one text."""
+        state = engine.new_game(code).serialize()
+        created = self.now_ms()
+        for game_id, token_hash, player_id in seats:
+            stored = StoredGame(
+                game_id,
+                0,
+                state,
+                token_hash,
+                str(code),
+                race_id=race_id,
+                player_id=player_id,
+                created_ms=created,
+            )
+            await from_store(self.store.create(stored), self.store_refusal)
+        self.metrics.games_created.labels(code.game.value).inc(len(seats))

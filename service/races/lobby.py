@@ -135,7 +135,10 @@ class RaceLobby:
         winnable: bool = False,
         rated: bool = False,
         code: engine.GameCode | None = None,
+        race_id: str | None = None,
+        started: bool = False,
     ) -> RaceDocument:
+        """Writes a new race (``started``: its seats ready and its countdown running)."""
         try:
             if code is None and winnable:
                 code = await self.analysis.take_winnable(engine.Mode.named(game, draw, scoring))
@@ -145,7 +148,7 @@ class RaceLobby:
                 )
         except engine.InvalidCodeError as exc:
             raise ServiceError(ErrorCode.BAD_CODE, 422, str(exc)) from exc
-        race_id = new_id(12)
+        race_id = race_id or new_id(12)
         for _ in range(20):
             join_code = _new_join_code()
             doc = RaceDocument(
@@ -168,6 +171,10 @@ class RaceLobby:
                 winnable=winnable,
                 rated=rated,
             )
+            if started:
+                for player in players:
+                    player.ready = True
+                self._start(doc, doc.created_at)
             created = await from_store(
                 self.store.create_race(StoredRace(race_id, 0, doc.to_json()), join_code),
                 self.games.store_refusal,
@@ -181,11 +188,8 @@ class RaceLobby:
     async def _create_games(self, doc: RaceDocument, players: list[RacePlayer]) -> None:
         """Each player's game exists from joining on, so it is there the moment the race
         starts; until then nobody may read it (see ``Races.stage``)."""
-        code = engine.GameCode.parse(doc.code)
-        for player in players:
-            await self.games.create_race_game(
-                player.game_id, code, player.token_hash, doc.race_id, player.account
-            )
+        seats = [(p.game_id, p.token_hash, p.account) for p in players]
+        await self.games.create_race_games(engine.GameCode.parse(doc.code), doc.race_id, seats)
 
     async def answer(
         self, doc: RaceDocument, view: dict[str, Any] | None, token: str | None
@@ -304,6 +308,11 @@ class RaceLobby:
         certified = await self.analysis.take_winnable_now(mode)
         code = certified or mode.random_secret()
         players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
+        race_id = new_id(12)
+        # The games first: a race is never seen started without them. The race is
+        # written once, started, with nobody yet to tell.
+        seated = [(p.game_id, p.token_hash, p.account) for p in players]
+        await self.games.create_race_games(code, race_id, seated)
         doc = await self._create(
             game=mode.game.value,
             draw=mode.draw,
@@ -315,16 +324,9 @@ class RaceLobby:
             winnable=certified is not None,
             rated=True,
             code=code,
+            race_id=race_id,
+            started=True,
         )
-        await self._create_games(doc, players)
-
-        def begin(found: RaceDocument, at: int) -> bool:
-            for player in found.players:
-                player.ready = True
-            self._start(found, at)
-            return True
-
-        doc, _ = await self.updates.update(doc.race_id, begin)
         await self.updates.after_start(doc)
         return doc
 

@@ -55,8 +55,8 @@ class Arenas(ABC):
         """Entries by player id (only those asked for, when ``player_ids`` is given)."""
 
     @abstractmethod
-    async def heats(self, arena_id: str) -> dict[str, str]:
-        """Heats by race id."""
+    async def heats(self, arena_id: str, race_ids: list[str] | None = None) -> dict[str, str]:
+        """Heats by race id (only those asked for, when ``race_ids`` is given)."""
 
     @abstractmethod
     async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool: ...
@@ -68,6 +68,10 @@ class Arenas(ABC):
     @abstractmethod
     async def rank(self, arena_id: str, player_id: str) -> int | None:
         """The player's 0-based rank, None when not in the standings."""
+
+    @abstractmethod
+    async def ranks(self, arena_id: str, player_ids: list[str]) -> dict[str, int]:
+        """The 0-based ranks of those of ``player_ids`` in the standings."""
 
     @abstractmethod
     async def count(self, arena_id: str) -> int: ...
@@ -121,8 +125,11 @@ class MemoryArenas(Arenas):
             return dict(entries)
         return {p: entries[p] for p in player_ids if p in entries}
 
-    async def heats(self, arena_id: str) -> dict[str, str]:
-        return dict(self._heats.get(arena_id, {}))
+    async def heats(self, arena_id: str, race_ids: list[str] | None = None) -> dict[str, str]:
+        heats = self._heats.get(arena_id, {})
+        if race_ids is None:
+            return dict(heats)
+        return {r: heats[r] for r in race_ids if r in heats}
 
     async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
         entries = self._entries.setdefault(arena_id, {})
@@ -149,6 +156,12 @@ class MemoryArenas(Arenas):
     async def rank(self, arena_id: str, player_id: str) -> int | None:
         ranked = self._ranked(arena_id)
         return ranked.index(player_id) if player_id in ranked else None
+
+    async def ranks(self, arena_id: str, player_ids: list[str]) -> dict[str, int]:
+        if not player_ids:
+            return {}
+        wanted = set(player_ids)
+        return {p: i for i, p in enumerate(self._ranked(arena_id)) if p in wanted}
 
     async def count(self, arena_id: str) -> int:
         return len(self._scores.get(arena_id, {}))

@@ -143,9 +143,15 @@ class RedisArenas(Arenas):
         values = await self._do("hmget", key, player_ids)
         return {p: _text(v) for p, v in zip(player_ids, values, strict=True) if v is not None}
 
-    async def heats(self, arena_id: str) -> dict[str, str]:
-        found = await self._do("hgetall", _key(arena_id, "heats"))
-        return {_text(k): _text(v) for k, v in found.items()}
+    async def heats(self, arena_id: str, race_ids: list[str] | None = None) -> dict[str, str]:
+        key = _key(arena_id, "heats")
+        if race_ids is None:
+            found = await self._do("hgetall", key)
+            return {_text(k): _text(v) for k, v in found.items()}
+        if not race_ids:
+            return {}
+        values = await self._do("hmget", key, race_ids)
+        return {r: _text(v) for r, v in zip(race_ids, values, strict=True) if v is not None}
 
     async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
         keys = [_key(arena_id, w) for w in ("entries", "heats", "standings", "record")]
@@ -168,6 +174,19 @@ class RedisArenas(Arenas):
     async def rank(self, arena_id: str, player_id: str) -> int | None:
         found = await self._do("zrevrank", _key(arena_id, "standings"), player_id)
         return None if found is None else int(found)
+
+    async def ranks(self, arena_id: str, player_ids: list[str]) -> dict[str, int]:
+        if not player_ids:
+            return {}
+        key = _key(arena_id, "standings")
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for player_id in player_ids:
+                    pipe.zrevrank(key, player_id)
+                found = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return {p: int(r) for p, r in zip(player_ids, found, strict=True) if r is not None}
 
     async def count(self, arena_id: str) -> int:
         return int(await self._do("zcard", _key(arena_id, "standings")))

@@ -12,14 +12,13 @@ import asyncio
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from ..arenas import Arenas
 from ..config import Settings
 from ..games import Games
 from ..guards.rates import AddressBuckets
 from ..pairing import Pairing
 from ..races import Races
 from .commands import Commands
-from .following import Following
+from .following import ArenaFollowers, Following
 from .frames import FrameGate, Outbox
 from .pump import Pump
 from .seeking import Seeking
@@ -32,7 +31,7 @@ class Connection:
         games: Games,
         races: Races,
         pairing: Pairing,
-        arenas: Arenas,
+        arena_followers: ArenaFollowers,
         settings: Settings,
         page_buckets: AddressBuckets | None = None,
     ) -> None:
@@ -41,7 +40,7 @@ class Connection:
         self.outbox = Outbox(websocket, games.metrics)
         self.pump = Pump(self.outbox, games, races, settings, page_buckets)
         self.seeking = Seeking(self.outbox, pairing)
-        self.following = Following(self.outbox, arenas)
+        self.following = Following(arena_followers, self.pump.queue_frame)
         self.commands = Commands(self.outbox, self.pump, self.seeking, self.following, settings)
         self.gate = FrameGate(self.outbox, settings, self.commands.handle)
 
@@ -77,5 +76,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
     pages = getattr(state, "page_buckets", None)
     await Connection(
-        websocket, state.games, state.races, state.pairing, state.arenas, state.settings, pages
+        websocket,
+        state.games,
+        state.races,
+        state.pairing,
+        state.arena_followers,
+        state.settings,
+        pages,
     ).run()

@@ -1,57 +1,343 @@
-"""Arena standings over a WebSocket: the pages of standings a connection follows, and
+"""Arena standings over a WebSocket: the pages of standings the connections follow, and
 the small ``arena_standings`` messages that keep them current.
 
 A follower gets its page in full once, then on each change of the arena (a message on
 the arena's topic, from whichever instance counted a heat or paired players) only the
 lines of its page that differ from what it was last sent, and its own line when it
-changed. Reads of one page are shared by every follower of the page on this instance
-while a change is being told, so a heat costs each instance a read per followed page,
-not one per follower.
+changed.
+
+The work is the instance's, not each connection's (``ArenaFollowers``): the instance
+listens to an arena's topic once, however many of its connections follow the arena,
+and the changes that arrive while it is telling the last ones are told together next.
+Each followed page is read once per telling and its message encoded once for every
+follower who was sent the page's previous lines; the own lines of the players named
+in the changes are read in one store call. The messages are queued on each
+connection's pump, never awaited: a follower that cannot keep up is cut off by its
+pump, as for game changes, and delays nobody else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-from ..arenas import PAGE_SIZE, Arenas, arena_topic
-from ..errors import ServiceError
+from ..arenas import PAGE_SIZE, Arenas, arena_topic, records
+from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
 from ..protocol.ws import FollowArenaMessage, UnfollowArenaMessage
 from ..store import Delivery, StoreUnavailable
-from .frames import Outbox
+from ..support.tasks import cancel_and_wait
 
 log = logging.getLogger("service.ws")
 
 # Arenas one connection may follow at once.
 MAX_FOLLOWED = 4
+# The least time between two tellings of an arena's pages. Own lines (a player's new
+# heat) go out at once; a page, whose message goes to every follower of it, at most
+# this often: a wave that pairs hundreds of players a chunk at a time tells the
+# followers of the top page once or twice, not once a chunk.
+PAGES_EVERY_SECONDS = 0.1
+
+Rows = dict[int, dict[str, Any]]
 
 
-class _Followed:
-    __slots__ = ("page", "player_id", "rows", "token", "you")
+class Follower:
+    """One connection's following of one arena: its page, whose own line it sees, and
+    what it was last sent."""
 
-    def __init__(self, page: int, token: str | None, player_id: str | None) -> None:
+    __slots__ = ("page", "player_id", "rows", "send", "token", "you")
+
+    def __init__(
+        self, page: int, token: str | None, player_id: str | None, send: Callable[[bytes], None]
+    ) -> None:
         self.page = page
         self.token = token
         self.player_id = player_id
-        # Rank -> the line last sent.
-        self.rows: dict[int, dict[str, Any]] = {}
+        self.send = send
+        # Rank -> the line last sent; the very dict the instance last read for the page
+        # when the follower was sent that reading (so its message can be shared).
+        self.rows: Rows = {}
         self.you: dict[str, Any] | None = None
 
 
-class Following:
-    """The store's subscriber for one connection's followed arenas."""
+class _Followed:
+    """An arena followed on this instance: its followers and the changes not told yet;
+    the store's subscriber to the arena's topic."""
 
-    def __init__(self, outbox: Outbox, arenas: Arenas) -> None:
-        self.outbox = outbox
+    __slots__ = (
+        "arena_id",
+        "changed",
+        "everyone",
+        "final",
+        "followers",
+        "hub",
+        "listening",
+        "lock",
+        "pages",
+        "pages_due",
+        "pages_owed",
+        "task",
+        "total",
+        "wake",
+    )
+
+    def __init__(self, hub: ArenaFollowers, arena_id: str) -> None:
+        self.hub = hub
+        self.arena_id = arena_id
+        self.followers: set[Follower] = set()
+        # Held while telling and while a new follower is sent its page, so that each
+        # follower's messages are made in order from what it was sent before.
+        self.lock = asyncio.Lock()
+        # Page -> the lines last read for it.
+        self.pages: dict[int, Rows] = {}
+        # Players in the standings, as last read.
+        self.total = 0
+        # When the pages may next be told (event loop time), and whether changes since
+        # the last telling of them are still to be told.
+        self.pages_due = 0.0
+        self.pages_owed = False
+        self.wake = asyncio.Event()
+        # The players named by the changes not told yet; ``everyone``: any line may have
+        # changed (the feed was lost a while).
+        self.changed: set[str] = set()
+        self.everyone = False
+        self.final = False
+        self.task: asyncio.Task[None] | None = None
+        self.listening: asyncio.Future[None] | None = None
+
+    def deliver(self, delivery: Delivery) -> None:
+        """Called by the store for a message on the arena's topic; never blocks."""
+        if delivery.payload is None:
+            self.everyone = True
+        else:
+            news = orjson.loads(delivery.payload)
+            self.changed.update(news.get("changed", []))
+            self.final = self.final or bool(news.get("final"))
+        self.wake.set()
+        if self.task is None:
+            self.task = asyncio.create_task(self._tell_all())
+
+    async def _tell_all(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                async with self.lock:
+                    # Cleared before the changes are looked at: one that comes after
+                    # wakes the wait below.
+                    self.wake.clear()
+                    # Changes that arrive while these are told are told together next.
+                    if self.changed or self.everyone or self.final:
+                        changed, everyone, final = self.changed, self.everyone, self.final
+                        self.changed, self.everyone, self.final = set(), False, False
+                        pages = final or everyone or loop.time() >= self.pages_due
+                        await self._tell(changed, everyone, final, pages)
+                        continue
+                    if not self.pages_owed:
+                        return
+                    wait = self.pages_due - loop.time()
+                    if wait <= 0:
+                        await self._tell(set(), False, False, True)
+                        continue
+                # Own lines changed meanwhile are not kept waiting for the pages.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), wait)
+        finally:
+            self.task = None
+
+    async def _tell(self, changed: set[str], everyone: bool, final: bool, pages: bool) -> None:
+        if pages:
+            self.pages_due = asyncio.get_running_loop().time() + PAGES_EVERY_SECONDS
+        self.pages_owed = not pages
+        try:
+            await self.hub.tell(self, changed, everyone, final, pages)
+        except (ServiceError, StoreUnavailable) as exc:
+            log.info("arena standings not sent: %s", exc)
+
+
+class ArenaFollowers:
+    """The instance's followers of arena standings, by arena."""
+
+    def __init__(self, arenas: Arenas) -> None:
         self.arenas = arenas
         self.store = arenas.store
-        self.followed: dict[str, _Followed] = {}
-        self._sending: set[asyncio.Task[None]] = set()
-        self._lock = asyncio.Lock()
+        self._followed: dict[str, _Followed] = {}
+
+    async def add(self, arena_id: str, follower: Follower, request_id: str) -> None:
+        """Sends the follower its page in full (the answer to ``request_id``), then keeps
+        it current."""
+        followed = self._followed.get(arena_id)
+        if followed is None:
+            followed = self._followed[arena_id] = _Followed(self, arena_id)
+            followed.listening = asyncio.ensure_future(
+                self.store.subscribe(arena_topic(arena_id), followed)
+            )
+        followed.followers.add(follower)
+        try:
+            # Listen first, then read: a change made in between is then in the page
+            # read, or told after it.
+            assert followed.listening is not None
+            await asyncio.shield(followed.listening)
+            async with followed.lock:
+                page = await self.arenas.shared_page(arena_id, (follower.page - 1) * PAGE_SIZE)
+                rows = {row["rank"]: row for row in page["rows"]}
+                yous = await self._yous(arena_id, [follower])
+                lines = list(rows.values())
+                # The page's last reading when the same (or this reading, the page's
+                # first), so the follower's next message is the one shared by the
+                # page's other followers.
+                last = followed.pages.setdefault(follower.page, rows)
+                follower.rows = last if last == rows else rows
+                follower.you = yous.get(follower)
+                follower.send(
+                    _message(arena_id, follower, page, True, lines, follower.you, request_id)
+                )
+        except BaseException:
+            await self.remove(arena_id, follower)
+            raise
+
+    async def remove(self, arena_id: str, follower: Follower) -> None:
+        followed = self._followed.get(arena_id)
+        if followed is None or follower not in followed.followers:
+            return
+        followed.followers.discard(follower)
+        if not followed.followers:
+            del self._followed[arena_id]
+            if followed.task is not None:
+                followed.task.cancel()
+            if followed.listening is not None:
+                # Left only once listening: leaving first would leave nothing, and the
+                # subscription made after would outlive every follower.
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(followed.listening)
+            await self.store.unsubscribe(arena_topic(arena_id), followed)
+
+    async def close(self) -> None:
+        for followed in list(self._followed.values()):
+            if followed.task is not None:
+                await cancel_and_wait(followed.task)
+
+    async def tell(
+        self,
+        followed: _Followed,
+        changed: set[str],
+        everyone: bool,
+        final: bool,
+        pages: bool,
+    ) -> None:
+        """Sends the followers named in ``changed`` their own line when it changed: the
+        rank in ``you`` is as of the follower's last change, a rank moved by others'
+        heats is not told. With ``pages``, sends each follower its page's changed lines
+        too (all of them when ``final``)."""
+        arena_id = followed.arena_id
+        mine = [
+            f
+            for f in followed.followers
+            if f.player_id is not None and (everyone or final or f.player_id in changed)
+        ]
+        yous = await self._yous(arena_id, mine)
+        if not pages:
+            for follower in mine:
+                you = yous[follower]
+                if you != follower.you:
+                    follower.you = you
+                    unread = {"total": followed.total, "final": False}
+                    follower.send(_message(arena_id, follower, unread, False, [], you))
+            return
+        by_page: dict[int, list[Follower]] = {}
+        for follower in followed.followers:
+            by_page.setdefault(follower.page, []).append(follower)
+        for number, followers in by_page.items():
+            page = await self.arenas.shared_page(arena_id, (number - 1) * PAGE_SIZE)
+            followed.total = page["total"]
+            rows = {row["rank"]: row for row in page["rows"]}
+            before = followed.pages.get(number)
+            followed.pages[number] = rows
+            lines = _changed_lines(before, rows, final)
+            shared: bytes | None = None
+            for follower in followers:
+                you = yous.get(follower, follower.you)
+                own = (
+                    lines if follower.rows is before else _changed_lines(follower.rows, rows, final)
+                )
+                if not final and not own and you == follower.you:
+                    follower.rows = rows
+                    continue
+                told_you = you if final or you != follower.you else None
+                follower.rows = rows
+                follower.you = you
+                if own is lines and told_you is None:
+                    if shared is None:
+                        shared = _message(arena_id, follower, page, final, lines, None)
+                    follower.send(shared)
+                else:
+                    follower.send(_message(arena_id, follower, page, final, own, told_you))
+
+    async def _yous(self, arena_id: str, followers: list[Follower]) -> dict[Follower, Any]:
+        """The own lines of followers who follow with their player token (None for one
+        not in the arena), read in one call."""
+        ids = list({f.player_id for f in followers if f.player_id is not None})
+        if not ids:
+            return {}
+        store = self.arenas.arenas
+        entries = await from_store(store.entries(arena_id, ids))
+        ranks = await from_store(store.ranks(arena_id, list(entries)))
+        yous: dict[Follower, Any] = {}
+        for follower in followers:
+            entry = entries.get(follower.player_id or "")
+            rank = ranks.get(follower.player_id or "")
+            if entry is None or rank is None or follower.token is None:
+                yous[follower] = None
+            else:
+                yous[follower] = records.you(
+                    orjson.loads(entry), rank + 1, follower.token, arena_id
+                )
+        return yous
+
+
+def _changed_lines(before: Rows | None, rows: Rows, full: bool) -> list[dict[str, Any]]:
+    if full or before is None:
+        return list(rows.values())
+    return [row for rank, row in rows.items() if before.get(rank) != row]
+
+
+def _message(
+    arena_id: str,
+    follower: Follower,
+    page: dict[str, Any],
+    full: bool,
+    rows: list[dict[str, Any]],
+    you: dict[str, Any] | None,
+    request_id: str | None = None,
+) -> bytes:
+    message: dict[str, Any] = {
+        "type": "arena_standings",
+        "arena_id": arena_id,
+        "page": follower.page,
+        "total": page["total"],
+        "full": full,
+        "final": page["final"],
+        "rows": rows,
+        "you": you,
+    }
+    if request_id is not None:
+        message["id"] = request_id
+    return orjson.dumps(message)
+
+
+class Following:
+    """The arenas one connection follows."""
+
+    def __init__(self, followers: ArenaFollowers, send: Callable[[bytes], None]) -> None:
+        self.followers = followers
+        self.arenas = followers.arenas
+        # Queues a frame behind those queued before it (the connection's pump).
+        self.send = send
+        self.followed: dict[str, Follower] = {}
 
     async def follow(self, message: FollowArenaMessage) -> None:
         arena_id = message.arena_id
@@ -65,82 +351,23 @@ class Following:
         player_id = None
         if message.token is not None:
             player_id = await self.arenas.players.player_id_of(message.token)
-        followed = _Followed(message.page, message.token, player_id)
-        if arena_id not in self.followed:
-            await self.store.subscribe(arena_topic(arena_id), self)
-        self.followed[arena_id] = followed
-        async with self._lock:
-            await self._tell(arena_id, followed, message.id, full=True)
+        follower = Follower(message.page, message.token, player_id, self.send)
+        earlier = self.followed.pop(arena_id, None)
+        if earlier is not None:
+            await self.followers.remove(arena_id, earlier)
+        await self.followers.add(arena_id, follower, message.id)
+        self.followed[arena_id] = follower
 
     async def unfollow(self, message: UnfollowArenaMessage) -> None:
-        if self.followed.pop(message.arena_id, None) is None:
+        follower = self.followed.pop(message.arena_id, None)
+        if follower is None:
             raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "this arena is not followed here")
-        await self.store.unsubscribe(arena_topic(message.arena_id), self)
-        await self.outbox.send(
-            {"type": "unsubscribed", "id": message.id, "arena_id": message.arena_id}
+        await self.followers.remove(message.arena_id, follower)
+        self.send(
+            orjson.dumps({"type": "unsubscribed", "id": message.id, "arena_id": message.arena_id})
         )
 
-    def deliver(self, delivery: Delivery) -> None:
-        """Called by the store for a message on an arena's topic; never blocks."""
-        arena_id = delivery.game_id.removeprefix("arena:")
-        if arena_id not in self.followed:
-            return
-        task = asyncio.create_task(self._changed(arena_id, delivery.payload))
-        self._sending.add(task)
-        task.add_done_callback(self._sending.discard)
-
-    async def _changed(self, arena_id: str, payload: bytes | None) -> None:
-        async with self._lock:
-            followed = self.followed.get(arena_id)
-            if followed is None:
-                return
-            news = orjson.loads(payload) if payload is not None else {}
-            final = bool(news.get("final"))
-            # Without a payload (the feed was lost a while) anything may have changed.
-            mine = payload is None or final or followed.player_id in news.get("changed", [])
-            try:
-                await self._tell(arena_id, followed, None, full=final, mine=mine)
-            except (ServiceError, StoreUnavailable) as exc:
-                log.info("arena standings not sent: %s", exc)
-
-    async def _tell(
-        self,
-        arena_id: str,
-        followed: _Followed,
-        request_id: str | None,
-        full: bool,
-        mine: bool = True,
-    ) -> None:
-        """Sends the page's changed lines (all with ``full``), and the follower's own
-        line when ``mine`` says it may have changed (its rank may move without that:
-        the rank in ``you`` is as of the follower's last change)."""
-        start = (followed.page - 1) * PAGE_SIZE
-        page = await self.arenas.shared_page(arena_id, start)
-        rows = {row["rank"]: row for row in page["rows"]}
-        you = followed.you
-        if mine and followed.player_id is not None and followed.token is not None:
-            you = (await self.arenas.view(arena_id, followed.token))["you"]
-        changed = [row for rank, row in rows.items() if full or followed.rows.get(rank) != row]
-        if not full and not changed and you == followed.you:
-            return
-        told_you = you if full or you != followed.you else None
-        followed.rows = rows
-        followed.you = you
-        message: dict[str, Any] = {
-            "type": "arena_standings",
-            "arena_id": arena_id,
-            "page": followed.page,
-            "total": page["total"],
-            "full": full,
-            "final": page["final"],
-            "rows": changed,
-            "you": told_you,
-        }
-        if request_id is not None:
-            message["id"] = request_id
-        await self.outbox.send(message)
-
     async def stop(self) -> None:
-        for arena_id in list(self.followed):
+        for arena_id, follower in list(self.followed.items()):
             self.followed.pop(arena_id, None)
-            await self.store.unsubscribe(arena_topic(arena_id), self)
+            await self.followers.remove(arena_id, follower)

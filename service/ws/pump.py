@@ -37,6 +37,8 @@ log = logging.getLogger("service.ws")
 # Close code (the application's 4000 range) of a client that cannot keep up.
 CLOSE_TOO_SLOW = 4008
 RACE_PREFIX = race_topic("")
+# The topic of the ready-made frames queued by ``queue_frame``.
+QUEUED_FRAME = "frame:"
 
 
 @dataclass(slots=True)
@@ -160,6 +162,12 @@ class Pump:
                 self.task.cancel()
             self.closer = asyncio.create_task(self._close_slow())
 
+    def queue_frame(self, payload: bytes) -> None:
+        """Queues a frame made elsewhere (arena standings) behind what is queued: sent in
+        order, never awaited by the caller, and a client that cannot keep up is cut off
+        as for game changes."""
+        self.deliver(Delivery(QUEUED_FRAME, 0, payload))
+
     def hold(self, game_id: str) -> Held:
         """Keeps back what arrives for ``game_id`` inside the ``with`` block, then queues
         it in order, except the version set as ``carried``: it went out in a result.
@@ -198,6 +206,9 @@ class Pump:
                 await self._forward(delivery)
 
     async def _forward(self, delivery: Delivery) -> None:
+        if delivery.game_id == QUEUED_FRAME and delivery.payload is not None:
+            await self.outbox.send_raw(delivery.payload)
+            return
         if delivery.game_id.startswith(RACE_PREFIX):
             await self._forward_race(delivery)
             return

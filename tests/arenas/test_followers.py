@@ -1,0 +1,174 @@
+"""The instance's followers of arena standings (``ws.following``): one subscription per
+arena and instance, one read and one encoded message per page telling, own lines at
+once and pages at most every ``PAGES_EVERY_SECONDS``, and a follower that cannot keep up
+cut off without delaying the others."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
+import pytest
+from starlette.applications import Starlette
+
+from service.app import create_app
+from service.arenas import arena_topic
+from service.config import Settings
+from service.support.metrics import Metrics
+from service.ws import following
+from service.ws.following import ArenaFollowers, Follower
+from service.ws.frames import Outbox
+from service.ws.pump import Pump
+
+
+@pytest.fixture
+async def app(store_url: str) -> AsyncIterator[Starlette]:
+    settings = Settings(
+        store_url=store_url,
+        arena_wave_seconds=3600,
+        pairing_wave_seconds=3600,
+        players_per_hour=1000,
+        winnable_pool_size=0,
+    )
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+async def _arena(app: Starlette, joining: int) -> tuple[str, list[dict[str, Any]]]:
+    """An arena running now, and its players (joined), each with their player id."""
+    state = app.state
+    host = await state.players.create("Host")
+    made = await state.arenas.create(host["player_token"], "TF.D1N", 0, 30, "Followed")
+    arena_id: str = made["arena"]["arena_id"]
+    players = []
+    for n in range(joining):
+        player = await state.players.create(f"P{n}")
+        player["player_id"] = await state.players.player_id_of(player["player_token"])
+        await state.arenas.join(arena_id, player["player_token"])
+        players.append(player)
+    return arena_id, players
+
+
+def _follower(player: dict[str, Any] | None = None, page: int = 1) -> tuple[Follower, list[bytes]]:
+    sent: list[bytes] = []
+    token = player["player_token"] if player else None
+    player_id = player["player_id"] if player else None
+    return Follower(page, token, player_id, sent.append), sent
+
+
+async def _told(hub: ArenaFollowers, arena_id: str) -> None:
+    """Until the arena's telling (and any page owed) is over."""
+    followed = hub._followed[arena_id]
+    for _ in range(200):
+        if followed.task is None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the telling did not end")
+
+
+async def test_an_instance_listens_once_per_arena_and_shares_each_page_message(
+    app: Starlette,
+) -> None:
+    state = app.state
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 4)
+    watchers = [_follower() for _ in range(3)]
+    ada, ada_sent = _follower(players[0])
+    for n, (follower, _) in enumerate([*watchers, (ada, ada_sent)]):
+        await hub.add(arena_id, follower, f"f{n}")
+    # One subscriber for the four followers.
+    assert len(state.games.store._local[arena_topic(arena_id)]) == 1
+    assert all(orjson.loads(sent[0])["full"] for _, sent in [*watchers, (ada, ada_sent)])
+
+    await state.arenas.leave(arena_id, players[1]["player_token"])
+    await _told(hub, arena_id)
+    told = [sent[-1] for _, sent in watchers]
+    # The very same bytes: encoded once for the page's followers.
+    assert len({id(payload) for payload in told}) == 1
+    line = orjson.loads(told[0])
+    assert not line["full"] and [r["present"] for r in line["rows"]] == [False]
+    assert len(ada_sent) == 2 and orjson.loads(ada_sent[-1])["you"] is None
+
+    for follower, _ in [*watchers, (ada, ada_sent)]:
+        await hub.remove(arena_id, follower)
+    assert arena_topic(arena_id) not in state.games.store._local
+    assert arena_id not in hub._followed
+
+
+async def test_own_lines_go_at_once_and_a_burst_of_changes_is_told_together(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Long enough for the burst below to come within it on any store.
+    monkeypatch.setattr(following, "PAGES_EVERY_SECONDS", 1.0)
+    state = app.state
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 6)
+    watcher, watched = _follower()
+    ada, ada_sent = _follower(players[0])
+    await hub.add(arena_id, watcher, "w")
+    await hub.add(arena_id, ada, "a")
+    # A page told just now: the next changes of the page are owed for a while.
+    await state.arenas.leave(arena_id, players[5]["player_token"])
+    await _told(hub, arena_id)
+    before = len(watched)
+
+    for player in players[1:5]:
+        await state.arenas.leave(arena_id, player["player_token"])
+    await state.arenas.leave(arena_id, players[0]["player_token"])
+    await asyncio.sleep(0)
+    while not any(orjson.loads(m)["you"] for m in ada_sent[2:]):
+        await asyncio.sleep(0.005)
+    # Ada's own line came alone, before her page's lines were due.
+    own = orjson.loads(ada_sent[2])
+    assert own["rows"] == [] and own["you"]["present"] is False
+    await _told(hub, arena_id)
+    # The five leaves reached the watcher in one message, not five.
+    assert len(watched) == before + 1
+    lines = orjson.loads(watched[-1])["rows"]
+    assert sorted(r["name"] for r in lines) == ["P0", "P1", "P2", "P3", "P4"]
+    page = await state.arenas.standings(arena_id, 1)
+    assert all(not r["present"] for r in page["rows"])
+
+
+async def test_a_follower_that_cannot_keep_up_is_cut_off_and_delays_nobody(
+    app: Starlette,
+) -> None:
+    state = app.state
+    settings = Settings(send_queue_size=2)
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 3)
+
+    class Stuck:
+        """A client that never takes what is sent to it."""
+
+        closed: int | None = None
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+        async def close(self, code: int, reason: str) -> None:
+            self.closed = code
+
+    stuck = Stuck()
+    pump = Pump(Outbox(stuck, Metrics()), state.games, state.races, settings)  # type: ignore[arg-type]
+    pump.start()
+    try:
+        await hub.add(arena_id, Follower(1, None, None, pump.queue_frame), "s")
+        keeping_up, sent = _follower()
+        await hub.add(arena_id, keeping_up, "k")
+        for player in players:
+            await state.arenas.leave(arena_id, player["player_token"])
+            await _told(hub, arena_id)
+            await state.arenas.join(arena_id, player["player_token"])
+            await _told(hub, arena_id)
+        assert pump.too_slow
+        assert pump.closer is not None
+        await asyncio.wait_for(pump.closer, 5)
+        assert stuck.closed == 4008
+        # Every change reached the follower that keeps up.
+        assert len(sent) == 1 + 2 * len(players)
+    finally:
+        await pump.stop()
