@@ -91,7 +91,6 @@ class ArenaWaves:
             playing = {e["heat"]["race_id"] for e in entries.values() if e["state"] == "playing"}
             found = await self.store.heats(arena_id, sorted(playing))
             open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
-            wave_at = self.clock()
             still_open = 0
             for chunk in _chunks(open_heats):
                 settled = await asyncio.gather(*(self._settle(record, entries, h) for h in chunk))
@@ -102,7 +101,9 @@ class ArenaWaves:
                 await self._finish(record)
             if state != "running":
                 return 0
-            return await self._pair(record, entries, wave_at)
+            # A heat starts with the pairing (its ``started_at``), after the results
+            # were counted: the players those freed are paired in this same wave.
+            return await self._pair(record, entries, self.clock())
         finally:
             await self.store.unlock(arena_id, self.owner)
 

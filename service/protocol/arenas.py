@@ -111,7 +111,7 @@ class HeatPlayer(Model):
 
 class ArenaHeat(Model):
     race_id: RaceId = Field(description="Read and replay it with the race's routes.")
-    started_at: int = Field(description="Server time (ms) the wave that made it began.")
+    started_at: int = Field(description="Server time (ms) the wave that made it began pairing.")
     ended_at: int | None = Field(description="Server time (ms) it was counted.")
     outcomes: dict[str, Outcome] | None = Field(description="Player id -> outcome, once counted.")
     players: list[HeatPlayer]

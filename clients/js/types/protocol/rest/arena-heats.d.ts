@@ -17,7 +17,7 @@ export interface ArenaHeat {
    */
   race_id: string;
   /**
-   * Server time (ms) the wave that made it began.
+   * Server time (ms) the wave that made it began pairing.
    */
   started_at: number;
   /**
