@@ -5,12 +5,15 @@
 // leaving. When a wave pairs the player into a heat the page follows the heat's race as
 // "Race someone" does; once the heat is counted it comes back to the arena's page, where
 // the next heat begins the same way. A finished arena shows its final standings.
+// The open arena's page has a hash of its own (#/arena/<arena id>, router.js), so a
+// reload comes back to it, and into the heat under way. The player who made an upcoming
+// arena may cancel it there.
 
 import { byId } from "./dom.js";
 import { t } from "./i18n.js";
 import { describe, openMenu } from "./menu.js";
 import { modeLabel } from "./pages.js";
-import { playerToken } from "./player-store.js";
+import { playerToken, savedPlayer } from "./player-store.js";
 import { SolitaireError, client } from "./client.js";
 import { leaveRace, switchRace } from "./race-flow.js";
 import { radio } from "./storage.js";
@@ -37,6 +40,7 @@ const ui = {
   error: byId("arena-error", HTMLElement),
   join: byId("arena-join", HTMLButtonElement),
   leave: byId("arena-leave", HTMLButtonElement),
+  cancel: byId("arena-cancel", HTMLButtonElement),
   back: byId("arena-back", HTMLButtonElement),
 };
 
@@ -48,14 +52,46 @@ const ui = {
 /** @type {Open | null} */
 let open = null;
 
+/** The page's app, for the router's arena pages. @type {App | null} */
+let wired = null;
+
+/** The hash of an arena's page. @param {string} arenaId */
+function arenaHash(arenaId) {
+  return `#/arena/${encodeURIComponent(arenaId)}`;
+}
+
+/** Takes the arena's hash off the address without going through the router again. */
+function dropHash() {
+  if (location.hash.startsWith("#/arena/")) {
+    history.pushState(null, "", location.pathname + location.search);
+  }
+}
+
+/**
+ * The router's way in: opens the arena's page of the hash (after a reload, or the
+ * browser's back and forward), or closes the open one when the hash names none.
+ * @param {string | null} arenaId
+ */
+export function routeArena(arenaId) {
+  const app = wired;
+  if (!app) return;
+  if (arenaId === null) {
+    if (open) close(app);
+    return;
+  }
+  if (open?.arena.arena_id !== arenaId) void show(app, arenaId);
+}
+
 /** @param {App} app */
 export function wireArenas(app) {
+  wired = app;
   for (const tab of document.querySelectorAll('[data-tab="race"]')) {
     tab.addEventListener("click", () => void list(app));
   }
   ui.create.addEventListener("click", () => void create(app));
   ui.join.addEventListener("click", () => void join());
   ui.leave.addEventListener("click", () => void leave());
+  ui.cancel.addEventListener("click", () => void cancel());
   ui.back.addEventListener("click", () => close(app));
   // The page's language switch redraws the arena in the new words.
   byId("btn-lang", HTMLButtonElement).addEventListener("click", () =>
@@ -171,6 +207,11 @@ async function show(app, arenaId) {
   try {
     arena = (await client.arenas.get(arenaId)).arena;
   } catch (error) {
+    // An arena's hash that names no arena (any more) is not kept.
+    if (location.hash === arenaHash(arenaId)) {
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    openMenu(app);
     showMenuError(app, error);
     return;
   }
@@ -195,6 +236,7 @@ async function show(app, arenaId) {
   ui.error.hidden = true;
   app.ui.menu.hidden = true;
   ui.overlay.dataset.arenaId = arenaId;
+  if (location.hash !== arenaHash(arenaId)) history.pushState(null, "", arenaHash(arenaId));
   render();
   ui.overlay.hidden = false;
 }
@@ -211,6 +253,8 @@ function heatNews(app, current, page) {
   if (heat && heat.player_token && heat.race_id !== current.heat) {
     current.heat = heat.race_id;
     ui.overlay.hidden = true;
+    // After a reload the page picked the heat's race up already (its saved seat).
+    if (app.race?.id === heat.race_id) return;
     switchRace(app, heat.race_id, heat.player_token, null, {
       player_id: heat.player_id,
       game_id: heat.game_id,
@@ -275,6 +319,8 @@ function render() {
   }
   ui.join.hidden = over || Boolean(you?.present);
   ui.leave.hidden = over || !you?.present;
+  const me = savedPlayer()?.player_id;
+  ui.cancel.hidden = !(arena.status === "upcoming" && me && arena.created_by === me);
 }
 
 /** Joins the open arena, or comes back to it. */
@@ -311,6 +357,31 @@ async function leave() {
   }
 }
 
+/** Cancels the open arena, the player's own, before it starts. */
+async function cancel() {
+  const current = open;
+  if (!current) return;
+  ui.error.hidden = true;
+  ui.cancel.disabled = true;
+  try {
+    const { arena } = await client.arenas.cancel(current.arena.arena_id);
+    if (open === current) current.arena = arena;
+  } catch (error) {
+    showError(error);
+    // Refused because the arena started meanwhile (say): what it is now decides the
+    // buttons.
+    try {
+      const { arena } = await client.arenas.get(current.arena.arena_id);
+      if (open === current) current.arena = arena;
+    } catch {
+      // the refusal shown is what counts
+    }
+  } finally {
+    ui.cancel.disabled = false;
+  }
+  render();
+}
+
 function stopFollowing() {
   const current = open;
   open = null;
@@ -322,6 +393,7 @@ function close(app) {
   stopFollowing();
   ui.overlay.hidden = true;
   delete ui.overlay.dataset.arenaId;
+  dropHash();
   openMenu(app);
   void list(app);
 }

@@ -1,7 +1,10 @@
 // @ts-check
 // Pages over the table, one per hash: #/profile, #/stats, #/daily, #/replay/<game id>.
-// Without a page hash the game or race underneath is what the player sees.
+// Without a page hash the game or race underneath is what the player sees. An arena's
+// page (#/arena/<arena id>) is the arena's own overlay (arena-flow.js), which follows
+// the arena's heats onto the table.
 
+import { routeArena } from "./arena-flow.js";
 import { byId } from "./dom.js";
 import { translate } from "./i18n.js";
 import { showDaily } from "./daily.js";
@@ -28,6 +31,14 @@ function route() {
   const path = location.hash.startsWith("#/") ? location.hash.slice(2) : "";
   const [name, arg] = path.split("/");
   if (name !== "replay") closeReplay();
+  if (name === "arena" && arg) {
+    page.hidden = true;
+    page.dataset.page = "";
+    document.body.dataset.page = "";
+    routeArena(decodeURIComponent(arg));
+    return;
+  }
+  routeArena(null);
   page.hidden = !name;
   page.dataset.page = name ?? "";
   // The new-game menu waits behind an open page (style.css hides it meanwhile).

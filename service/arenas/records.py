@@ -42,6 +42,7 @@ def arena_view(record: dict[str, Any], now_ms: int, players: int) -> dict[str, A
         "status": status(record, now_ms),
         "final": bool(record.get("final")),
         "scheduled": not record["created_by"],
+        "created_by": record["created_by"] or None,
         "players": players,
         "server_time": now_ms,
     }

@@ -37,6 +37,10 @@ class ArenaView(Model):
     status: ArenaStatus
     final: bool = Field(description="True once it ended and every heat is counted.")
     scheduled: bool = Field(description="Made by the service's schedule, not by a player.")
+    created_by: str | None = Field(
+        description="The player id of the player who made it (who alone may cancel it); "
+        "null for a scheduled arena."
+    )
     players: int = Field(description="Players who joined (0 in the list of arenas).")
     server_time: int
 

@@ -254,6 +254,7 @@ def test_an_upcoming_arena_is_listed_and_its_maker_may_cancel_it(
     made = service.post("/arenas", json=body, headers=auth(host["player_token"])).json()
     arena_id = made["arena"]["arena_id"]
     assert made["arena"]["status"] == "upcoming"
+    assert made["arena"]["created_by"] == host["player_id"]
     assert arena_id in [a["arena_id"] for a in service.get("/arenas").json()["upcoming"]]
     join(service, arena_id, ada)
     assert wave(service) == 0  # not started: nobody is paired

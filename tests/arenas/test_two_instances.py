@@ -84,6 +84,8 @@ def test_two_instances_make_each_scheduled_arena_once(clean_redis: str) -> None:
         hourly = [a for a in found if a["mode"] == "DS.D1N"]
         assert 1 <= len(hourly) <= 2 and all(a["scheduled"] for a in hourly)
         assert all(a["minutes"] == 30 for a in hourly)
+        # Nobody made them: no player may cancel them.
+        assert all(a["created_by"] is None for a in found)
         daily = [a for a in found if a["mode"] == "TF.D3N"]
         assert 1 <= len(daily) <= 2 and all(a["minutes"] == 120 for a in daily)
         assert {a["start_at"] % 3_600_000 for a in found} == {0}

@@ -14,7 +14,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ import uvicorn
 
 from service.app import create_app
 from service.config import Settings
+from tests.races.race_support import Clock
 from tests.support import fill_winnable_pools, free_port
 
 if TYPE_CHECKING:
@@ -98,10 +100,9 @@ class Api:
         ]
 
 
-@pytest.fixture(scope="session")
-def served() -> Iterator[tuple[str, Any]]:
-    """The service (in-memory store, short race countdown) on a free port, and its app."""
-    settings = Settings(
+def web_settings() -> Settings:
+    """The browser tests' service: in-memory store, short race countdown."""
+    return Settings(
         store_url="memory://",
         race_countdown_seconds=0.5,
         log_level="warning",
@@ -115,7 +116,12 @@ def served() -> Iterator[tuple[str, Any]]:
         board_min_account_hours=0,
         board_min_games=0,
     )
-    app = create_app(settings)
+
+
+@contextmanager
+def serve(clock: Callable[[], float] = time.time) -> Iterator[tuple[str, Any]]:
+    """The service on a free port, and its app."""
+    app = create_app(web_settings(), clock)
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -137,6 +143,23 @@ def served() -> Iterator[tuple[str, Any]]:
     finally:
         instance.should_exit = True
         thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def served() -> Iterator[tuple[str, Any]]:
+    """The service (in-memory store, short race countdown) on a free port, and its app."""
+    with serve() as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def clocked() -> Iterator[tuple[str, Clock]]:
+    """A service of its own whose clock a test moves forward (to an arena's start or
+    end): the address and the clock. Moving the shared service's clock would end the
+    races of the other tests."""
+    clock = Clock()
+    with serve(clock) as (address, _):
+        yield address, clock
 
 
 @pytest.fixture(scope="session")
@@ -220,7 +243,8 @@ def new_context(browser: Browser, server: str) -> Iterator[Any]:
 
     def make(**options: Any) -> BrowserContext:
         options.setdefault("viewport", DESKTOP)
-        context = browser.new_context(base_url=server, **options)
+        options.setdefault("base_url", server)
+        context = browser.new_context(**options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context

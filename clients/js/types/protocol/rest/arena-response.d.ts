@@ -34,6 +34,10 @@ export interface ArenaView {
    */
   scheduled: boolean;
   /**
+   * The player id of the player who made it (who alone may cancel it); null for a scheduled arena.
+   */
+  created_by: string | null;
+  /**
    * Players who joined (0 in the list of arenas).
    */
   players: number;
