@@ -8,25 +8,33 @@ players split between them. The driver (this process, asyncio with the ``websock
 client and ``httpx2``) creates ``--players`` players over HTTP and an arena; each player
 opens a WebSocket, follows the top page of the standings with its player token
 (``follow_arena``), and joins over HTTP. Whenever its line shows a new heat, it resigns
-the heat's race at once (countdown 0), so every heat is a draw that ends as soon as both
-players resigned; it plays ``--heats`` heats and keeps following until the end.
+the heat's race (countdown 0), so every heat is a draw that ends as soon as both players
+resigned: at once by default, the hardest case (every wave pairs nearly everybody, and
+the resignations of the heats just told arrive while the wave still makes the others),
+or, with ``--heat-seconds S``, after playing a random 0.5 S to 1.5 S, as players whose
+heats last do. It plays ``--heats`` heats and keeps following until the end.
 
 Figures:
 
-- ``arena.pairing_p99_ms``: from the start of the wave that paired a player (the heat's
-  ``started_at``) to the player's socket receiving its new heat;
+- ``arena.pairing_p99_ms``: from the wave's pairing of a player (the heat's
+  ``started_at``: when the wave, having counted the heats that ended, began pairing) to
+  the player's socket receiving its new heat;
 - ``arena.free_to_paired_p99_ms``: from the player being free (joined, or its previous
-  heat's race over) to its new heat received, the wait for the next wave included;
+  heat's race over: both players' resignations answered) to its new heat received, the
+  wait for the next wave included;
 - ``arena.standings_update_p99_ms``: from a heat being counted (its ``ended_at``) to a
   follower receiving the changed line of a player of that heat (on its page, or its own);
 - ``arena.redis_commands_per_heat`` (``--redis``): Redis commands of the whole run after
   the joins, per heat counted (every call, from both instances);
+- ``arena.redis_cpu_ms_per_heat`` (``--redis``): CPU of the Redis server over the same
+  window (its ``used_cpu_sys`` and ``used_cpu_user``), per heat;
 - ``arena.cpu_ms_per_heat``: CPU of the service processes over the same window, per heat.
 
 Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
 
-    python benchmarks/arena.py [--players 1000] [--heats 3] [--wave 1] [--redis] [--quick]
+    python benchmarks/arena.py [--players 1000] [--heats 3] [--heat-seconds 0] [--wave 1]
+                               [--redis] [--quick]
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import sys
 import tempfile
 import time
@@ -78,12 +87,17 @@ class Player:
     joined_ms: float = 0.0
     # Race id -> when the socket received the heat (wall ms).
     told: dict[str, float] = field(default_factory=dict)
+    # Race id -> when its resignation was answered (wall ms).
+    resigned: dict[str, float] = field(default_factory=dict)
     # (received at, player id, heats) of every changed line after the first page.
     lines: list[tuple[float, str, int]] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def play(player: Player, arena_id: str, heats: int, http: Any, stop: asyncio.Event) -> None:
+async def play(
+    player: Player, arena_id: str, args: argparse.Namespace, http: Any, stop: asyncio.Event
+) -> None:
+    heats = args.heats
     base = player.service.url
     auth = {"authorization": f"Bearer {player.token}"}
     async with ws_connect(player.service.port) as ws:
@@ -117,7 +131,11 @@ async def play(player: Player, arena_id: str, heats: int, http: Any, stop: async
             if heat and heat["race_id"] not in player.told and len(player.told) < heats:
                 player.told[heat["race_id"]] = at
                 url = f"{base}/races/{heat['race_id']}/resign"
-                task = asyncio.create_task(resign(http, url, heat["player_token"]))
+                playing = args.heat_seconds * random.uniform(0.5, 1.5)
+                race_id = heat["race_id"]
+                task = asyncio.create_task(
+                    resign(http, url, heat["player_token"], playing, player.resigned, race_id)
+                )
                 resigning.add(task)
                 task.add_done_callback(resigning.discard)
                 if len(player.told) == heats:
@@ -125,28 +143,37 @@ async def play(player: Player, arena_id: str, heats: int, http: Any, stop: async
         await asyncio.gather(*resigning, return_exceptions=True)
 
 
-async def resign(http: Any, url: str, token: str) -> None:
-    """Resigns a heat, again when the connection was cut under the request (a kept-alive
-    connection the server closed): a heat left unresigned would last its time limit."""
+async def resign(
+    http: Any, url: str, token: str, after: float, resigned: dict[str, float], race_id: str
+) -> None:
+    """Resigns a heat ``after`` seconds, again when the connection was cut under the
+    request (a kept-alive connection the server closed): a heat left unresigned would
+    last its time limit."""
     import httpx2
 
+    if after > 0:
+        await asyncio.sleep(after)
     for _ in range(5):
         try:
             await http.post(url, headers={"authorization": f"Bearer {token}"})
+            resigned[race_id] = now_ms()
             return
         except httpx2.TransportError:
             await asyncio.sleep(0.1)
 
 
-def redis_calls(port: int) -> int:
+def redis_usage(port: int) -> tuple[int, float]:
+    """The commands the Redis server has run, and its CPU seconds."""
     import redis
 
     client = redis.Redis(host="127.0.0.1", port=port)
     try:
         stats = client.info("commandstats")
+        cpu = client.info("cpu")
     finally:
         client.close()
-    return sum(int(entry["calls"]) for entry in stats.values())
+    calls = sum(int(entry["calls"]) for entry in stats.values())
+    return calls, float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -198,14 +225,13 @@ async def run(args: argparse.Namespace) -> int:
                 return Player(index, service, created.json()["player_token"])
 
             players = await asyncio.gather(*(new_player(i) for i in range(args.players)))
-            calls_before = redis_calls(redis.port) if redis else 0
+            calls_before, redis_cpu_before = redis_usage(redis.port) if redis else (0, 0.0)
             cpu_before = sum(cpu_seconds(s.pid) for s in services)
             started = time.perf_counter()
-            tasks = [
-                asyncio.create_task(play(p, arena_id, args.heats, http, stop)) for p in players
-            ]
+            tasks = [asyncio.create_task(play(p, arena_id, args, http, stop)) for p in players]
             waiting = [asyncio.create_task(p.done.wait()) for p in players]
             wait = WAIT_BASE_SECONDS + WAIT_PER_HEAT_SECONDS * args.players * args.heats / 2
+            wait += 1.5 * args.heat_seconds * args.heats
             _, pending = await asyncio.wait(waiting, timeout=wait)
             for task in pending:
                 task.cancel()
@@ -215,7 +241,9 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.perf_counter() - started
             cpu = sum(cpu_seconds(s.pid) for s in services) - cpu_before
-            calls = (redis_calls(redis.port) - calls_before) if redis else 0
+            calls, redis_cpu = redis_usage(redis.port) if redis else (0, 0.0)
+            calls -= calls_before
+            redis_cpu -= redis_cpu_before
             heats = (await http.get(f"{services[0].url}/arenas/{arena_id}/heats")).json()["heats"]
     finally:
         for service in services:
@@ -223,7 +251,7 @@ async def run(args: argparse.Namespace) -> int:
         if redis is not None:
             redis.stop()
         workdir.cleanup()
-    return figures(args, players, heats, elapsed, cpu, calls)
+    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu)
 
 
 def figures(
@@ -233,6 +261,7 @@ def figures(
     elapsed: float,
     cpu: float,
     calls: int,
+    redis_cpu: float,
 ) -> int:
     started = {h["race_id"]: h["started_at"] for h in heats}
     counted = [h for h in heats if h["outcomes"] is not None]
@@ -242,13 +271,18 @@ def figures(
         for seat in heat["players"]:
             ends.setdefault(seat["player_id"], []).append(heat["ended_at"])
     pairing, free_to_paired, standings = [], [], []
+    # Race id -> when it was over: the later of its two resignations.
+    over: dict[str, float] = {}
+    for player in players:
+        for race_id, at in player.resigned.items():
+            over[race_id] = max(at, over.get(race_id, 0.0))
     for player in players:
         previous = player.joined_ms
         for race_id, told in sorted(player.told.items(), key=lambda item: item[1]):
             if race_id in started:
                 pairing.append(max(0.0, told - started[race_id]) / 1000)
             free_to_paired.append(max(0.0, told - previous) / 1000)
-            previous = told
+            previous = over.get(race_id, told)
         for at, player_id, count in player.lines:
             ended = ends.get(player_id, [])
             if 0 < count <= len(ended):
@@ -287,13 +321,20 @@ def figures(
         Figure("arena.seconds", round(elapsed, 1), "s", "run after the players were made"),
     ]
     if args.redis:
-        results.insert(
-            -2, Figure("arena.redis_commands_per_heat", round(calls / per_heat, 1), "1", "all")
-        )
+        results[-2:-2] = [
+            Figure("arena.redis_commands_per_heat", round(calls / per_heat, 1), "1", "all"),
+            Figure(
+                "arena.redis_cpu_ms_per_heat",
+                round(redis_cpu * 1000 / per_heat, 3),
+                "ms",
+                "Redis server CPU",
+            ),
+        ]
     where = "two instances on one Redis" if args.redis else "one instance, memory store"
+    lasting = f"heats of {args.heat_seconds:g} s" if args.heat_seconds else "heats resigned at once"
     title = (
-        f"Arena: {args.players} players, {args.heats} heats each, waves every {args.wave:g} s, "
-        f"{where}, {os.cpu_count()} CPUs"
+        f"Arena: {args.players} players, {args.heats} heats each, {lasting}, "
+        f"waves every {args.wave:g} s, {where}, {os.cpu_count()} CPUs"
     )
     report(title, [f for f in results if f.value == f.value])
     return 0 if stuck == 0 else 1
@@ -303,6 +344,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=1000, help="players in the arena")
     parser.add_argument("--heats", type=int, default=3, help="heats each player plays")
+    parser.add_argument(
+        "--heat-seconds",
+        type=float,
+        default=0.0,
+        help="mean seconds a heat is played before resigning (0: at once)",
+    )
     parser.add_argument("--wave", type=float, default=1.0, help="ARENA_WAVE_SECONDS")
     parser.add_argument(
         "--redis", action="store_true", help="two instances on a private redis-server"

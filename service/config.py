@@ -128,6 +128,13 @@ class Settings(BaseSettings):
         1.0, gt=0, description="How often an arena's free players are paired (seconds)."
     )
     arena_heat_seconds: int = Field(300, ge=30, description="Time limit of an arena heat.")
+    arena_page_seconds: float = Field(
+        0.1,
+        ge=0,
+        le=10,
+        description="The least time between two tellings of a followed page of an arena's "
+        "standings (a follower's own line goes at once).",
+    )
     players_per_hour: int = Field(
         30, gt=0, description="Players one client address may create in an hour."
     )

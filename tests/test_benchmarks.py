@@ -367,9 +367,10 @@ def test_pairing_benchmark_reports_its_metrics() -> None:
 
 
 def test_arena_benchmark_reports_its_metrics() -> None:
-    for extra in ((), ("--redis",)):
+    for extra in ((), ("--redis", "--heat-seconds", "0.5")):
         figures = run_benchmark("arena.py", *extra)
         assert figures["arena.players_stuck"]["value"] == 0
         assert figures["arena.heats_counted"]["value"] > 0
         assert "arena.pairing_p99_ms" in figures and "arena.standings_update_p99_ms" in figures
     assert "arena.redis_commands_per_heat" in figures
+    assert figures["arena.redis_cpu_ms_per_heat"]["value"] > 0

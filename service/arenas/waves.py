@@ -34,6 +34,8 @@ _LOCK_MS = 10_000
 _AT_ONCE = 32
 # How often an instance makes the scheduled arenas (seconds).
 _SCHEDULE_EVERY = 30.0
+# How often an open heat's games are read for an ending its race missed (seconds).
+_DEEP_EVERY = 10.0
 
 
 class ArenaWaves:
@@ -43,6 +45,9 @@ class ArenaWaves:
         self.updates = updates
         self.clock = arenas.clock
         self.owner = new_id(9)
+        # Arena id -> race id of an open heat -> when its games were last read (event
+        # loop time), for ``_deep_check_due``.
+        self._checked: dict[str, dict[str, float]] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -91,6 +96,10 @@ class ArenaWaves:
             playing = {e["heat"]["race_id"] for e in entries.values() if e["state"] == "playing"}
             found = await self.store.heats(arena_id, sorted(playing))
             open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
+            checked = self._checked.get(arena_id, {})
+            self._checked[arena_id] = {
+                h["race_id"]: checked[h["race_id"]] for h in open_heats if h["race_id"] in checked
+            }
             still_open = 0
             for chunk in _chunks(open_heats):
                 settled = await asyncio.gather(*(self._settle(record, entries, h) for h in chunk))
@@ -123,9 +132,11 @@ class ArenaWaves:
         """Counts a heat whose race is over; the players whose entries changed."""
         race_id = heat["race_id"]
         try:
-            (_, doc), _ = await self.updates.load_settled(race_id)
+            _, doc = await self.updates.load(race_id)
             if doc.finished_at is None and doc.ends_at is not None and self.clock() >= doc.ends_at:
                 await self.updates.expire(race_id)
+                (_, doc), _ = await self.updates.load_settled(race_id)
+            elif doc.finished_at is None and self._deep_check_due(record["arena_id"], race_id):
                 (_, doc), _ = await self.updates.load_settled(race_id)
         except ServiceError as exc:
             if exc.code is not ErrorCode.NOT_FOUND:
@@ -168,6 +179,20 @@ class ArenaWaves:
             log.info("heat %s not counted: its players changed meanwhile", race_id)
             return []
         return accounts
+
+    def _deep_check_due(self, arena_id: str, race_id: str) -> bool:
+        """Whether to read an open heat's games too, every ``_DEEP_EVERY`` seconds: a race
+        learns of a game's ending after the ending action commits, and an instance that
+        stopped in between leaves the race unfinished until its games are read
+        (``load_settled``). Reading them every wave would triple the reads of every
+        heat under way."""
+        checked = self._checked.setdefault(arena_id, {})
+        now = asyncio.get_running_loop().time()
+        last = checked.setdefault(race_id, now)
+        if now - last < _DEEP_EVERY:
+            return False
+        checked[race_id] = now
+        return True
 
     async def _pair(
         self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int

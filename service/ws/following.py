@@ -37,11 +37,6 @@ log = logging.getLogger("service.ws")
 
 # Arenas one connection may follow at once.
 MAX_FOLLOWED = 4
-# The least time between two tellings of an arena's pages. Own lines (a player's new
-# heat) go out at once; a page, whose message goes to every follower of it, at most
-# this often: a wave that pairs hundreds of players a chunk at a time tells the
-# followers of the top page once or twice, not once a chunk.
-PAGES_EVERY_SECONDS = 0.1
 
 Rows = dict[int, dict[str, Any]]
 
@@ -151,7 +146,12 @@ class _Followed:
 
     async def _tell(self, changed: set[str], everyone: bool, final: bool, pages: bool) -> None:
         if pages:
-            self.pages_due = asyncio.get_running_loop().time() + PAGES_EVERY_SECONDS
+            # Own lines (a player's new heat) go out at once; a page, whose message goes
+            # to every follower of it, at most every ``ARENA_PAGE_SECONDS``: a wave that
+            # pairs hundreds of players a chunk at a time tells the followers of the top
+            # page once or twice, not once a chunk.
+            every = self.hub.arenas.settings.arena_page_seconds
+            self.pages_due = asyncio.get_running_loop().time() + every
         self.pages_owed = not pages
         try:
             await self.hub.tell(self, changed, everyone, final, pages)

@@ -1,6 +1,6 @@
 """The instance's followers of arena standings (``ws.following``): one subscription per
 arena and instance, one read and one encoded message per page telling, own lines at
-once and pages at most every ``PAGES_EVERY_SECONDS``, and a follower that cannot keep up
+once and pages at most every ``ARENA_PAGE_SECONDS``, and a follower that cannot keep up
 cut off without delaying the others."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from service.app import create_app
 from service.arenas import arena_topic
 from service.config import Settings
 from service.support.metrics import Metrics
-from service.ws import following
 from service.ws.following import ArenaFollowers, Follower
 from service.ws.frames import Outbox
 from service.ws.pump import Pump
@@ -102,7 +101,7 @@ async def test_own_lines_go_at_once_and_a_burst_of_changes_is_told_together(
     app: Starlette, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Long enough for the burst below to come within it on any store.
-    monkeypatch.setattr(following, "PAGES_EVERY_SECONDS", 1.0)
+    monkeypatch.setattr(app.state.settings, "arena_page_seconds", 1.0)
     state = app.state
     hub: ArenaFollowers = state.arena_followers
     arena_id, players = await _arena(app, 6)
