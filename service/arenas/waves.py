@@ -34,8 +34,11 @@ _LOCK_MS = 10_000
 _AT_ONCE = 32
 # How often an instance makes the scheduled arenas (seconds).
 _SCHEDULE_EVERY = 30.0
-# How often an open heat's games are read for an ending its race missed (seconds).
+# How often an open heat's games are read for an ending its race missed (seconds), and
+# for how many heats at most in one wave: the heats paired together at an arena's start
+# would otherwise all be read in one wave, which then stalls for a second or more.
 _DEEP_EVERY = 10.0
+_DEEP_PER_WAVE = 16
 
 
 class ArenaWaves:
@@ -48,6 +51,8 @@ class ArenaWaves:
         # Arena id -> race id of an open heat -> when its games were last read (event
         # loop time), for ``_deep_check_due``.
         self._checked: dict[str, dict[str, float]] = {}
+        # The heats whose games the running wave may still read.
+        self._deep_left = _DEEP_PER_WAVE
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -96,6 +101,7 @@ class ArenaWaves:
             playing = {e["heat"]["race_id"] for e in entries.values() if e["state"] == "playing"}
             found = await self.store.heats(arena_id, sorted(playing))
             open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
+            self._deep_left = _DEEP_PER_WAVE
             checked = self._checked.get(arena_id, {})
             self._checked[arena_id] = {
                 h["race_id"]: checked[h["race_id"]] for h in open_heats if h["race_id"] in checked
@@ -181,16 +187,18 @@ class ArenaWaves:
         return accounts
 
     def _deep_check_due(self, arena_id: str, race_id: str) -> bool:
-        """Whether to read an open heat's games too, every ``_DEEP_EVERY`` seconds: a race
-        learns of a game's ending after the ending action commits, and an instance that
-        stopped in between leaves the race unfinished until its games are read
-        (``load_settled``). Reading them every wave would triple the reads of every
-        heat under way."""
+        """Whether to read an open heat's games too: every ``_DEEP_EVERY`` seconds, at most
+        ``_DEEP_PER_WAVE`` heats a wave (those not read wait for the next wave, ahead of
+        the heats just read). A race learns of a game's ending after the ending action
+        commits, and an instance that stopped in between leaves the race unfinished
+        until its games are read (``load_settled``); reading them every wave would
+        triple the reads of every heat under way."""
         checked = self._checked.setdefault(arena_id, {})
         now = asyncio.get_running_loop().time()
         last = checked.setdefault(race_id, now)
-        if now - last < _DEEP_EVERY:
+        if now - last < _DEEP_EVERY or self._deep_left <= 0:
             return False
+        self._deep_left -= 1
         checked[race_id] = now
         return True
 
