@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 import pytest
+import redis
 from starlette.applications import Starlette
 
 from service.app import create_app
@@ -192,3 +193,23 @@ async def test_two_instances_accept_one_of_two_seeks_sent_at_once(clean_redis: s
             assert paired is not None and paired.status == "paired"
         for p in (a, b):
             assert (await attempt(first, p["player_token"], "TF.D1N")).get("seek") is not None
+
+
+async def test_a_renewed_seek_keeps_its_player_from_seeking_again(clean_redis: str) -> None:
+    """In Redis the player's pointer to their waiting seek expires with the kept seeks
+    (an hour): a seek renewed longer than that renews the pointer too, or its player
+    could seek again while it waits."""
+    async with opened(clean_redis) as store:
+        seeks = store.seeks
+        first = _seek("TF.D1N", "a1", "ada")
+        assert await seeks.add(first, 60) is None
+        client = redis.Redis.from_url(clean_redis)
+        try:
+            pointer = "sol:{pair}:player:ada"
+            assert client.expire(pointer, 1)
+            await seeks.renew(first.seek_id, 60)
+            await asyncio.sleep(1.2)
+            assert client.ttl(pointer) > 60
+        finally:
+            client.close()
+        assert await seeks.add(_seek("DS.D3N", "a2", "ada"), 60) == first.seek_id
