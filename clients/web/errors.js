@@ -17,8 +17,8 @@ const ERROR_TEXT = {
   race_full: { en: "The race is full.", fi: "Kilpa on täynnä." },
   race_started: { en: "The race has already started.", fi: "Kilpa on jo alkanut." },
   already_seeking: {
-    en: "You are already looking for an opponent in this mode.",
-    fi: "Etsit jo vastustajaa tässä pelitavassa.",
+    en: "You are already looking for an opponent.",
+    fi: "Etsit jo vastustajaa.",
   },
   not_your_seek: {
     en: "That search for an opponent is another player's.",

@@ -7,9 +7,9 @@
 // service drops the socket's seek with it.
 //
 // Where the socket cannot seek (it is down, and the request's time runs out) or the player
-// already has a seek waiting in the mode (from before a reload, say), the page asks by
-// REST instead and reads that seek every second, which keeps it alive on the server; a
-// `keepalive` DELETE takes it away when the page goes.
+// already has a seek waiting (from before a reload, say; in any mode, as a player has one
+// waiting seek in all), the page asks by REST instead and reads that seek every second,
+// which keeps it alive on the server; a `keepalive` DELETE takes it away when the page goes.
 
 import { byId, clock } from "./dom.js";
 import { t } from "./i18n.js";
@@ -46,7 +46,7 @@ const TICK_MS = 250;
 
 /**
  * Refusals of a seek over the WebSocket after which the page asks by REST: the socket was
- * down, or a seek of the player's already waits in the mode (REST names it).
+ * down, or a seek of the player's already waits, in any mode (REST names it).
  */
 const BY_REST = new Set(["already_seeking", "timeout", "connection_lost", "disconnected"]);
 
@@ -114,7 +114,7 @@ function seekError(error) {
 
 /**
  * Asks to race now in `mode` over the WebSocket; by REST when the socket cannot, or when a
- * seek of this player already waits in the mode (then that seek is the one waited on).
+ * seek of this player already waits, in any mode (then that seek is the one waited on).
  * @param {App} app
  * @param {SeekMode} mode  e.g. `TF.D1N`
  */

@@ -122,16 +122,17 @@ class Pairing:
 
     async def submit(self, seek: Seek) -> None:
         """Puts a prepared seek in its pool; ``already_seeking`` when the player has one
-        waiting in the mode (nothing changes)."""
+        waiting, in any mode (nothing changes)."""
         waiting = await from_store(self.seeks.add(seek, self.settings.pairing_seek_seconds))
         if waiting is not None:
+            mode = mode_of_seek(waiting)
             raise ServiceError(
                 ErrorCode.ALREADY_SEEKING,
                 409,
-                f"you are already seeking a {seek.mode} race: cancel that seek first",
+                f"you are already seeking a {mode} race: cancel that seek first",
                 seek_id=waiting,
-                message_en=f"You are already waiting for a {seek.mode} race.",
-                message_fi=f"Odotat jo {seek.mode}-kilpailua.",
+                message_en=f"You are already waiting for a {mode} race.",
+                message_fi=f"Odotat jo {mode}-kilpailua.",
             )
 
     async def seek(self, token: str | None, mode_text: str) -> dict[str, Any]:

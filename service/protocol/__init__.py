@@ -291,7 +291,7 @@ class Problem(Model):
         None, description="For `rate_limited`: seconds to wait (also the `Retry-After` header)."
     )
     seek_id: str | None = Field(
-        None, description="For `already_seeking`: your seek already waiting in the mode."
+        None, description="For `already_seeking`: your seek already waiting (in any mode)."
     )
 
 

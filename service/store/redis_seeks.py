@@ -1,16 +1,23 @@
 """The pool of quick pairing in Redis (see ``seeks``).
 
-A mode's keys share the hash tag ``{pair:<mode>}``, so that each script below touches
-one hash slot (also on Redis Cluster):
+Every key of quick pairing shares the hash tag ``{pair}``, so that each script below
+touches one hash slot (also on Redis Cluster): a player's one waiting seek is checked
+across all modes in the same atomic step that adds the new one.
 
-- ``sol:{pair:<mode>}:pool`` sorted set: waiting seek id -> rating
-- ``sol:{pair:<mode>}:seek:<seek id>`` hash: ``d`` the seek's JSON, ``s`` its status,
+- ``sol:{pair}:pool:<mode>`` sorted set: the mode's waiting seek ids -> rating
+- ``sol:{pair}:seek:<seek id>`` hash: ``d`` the seek's JSON, ``s`` its status,
   ``u`` its player, ``p`` its seat once paired, ``o`` the opponent's player id
-- ``sol:{pair:<mode>}:player:<player id>`` string: the player's latest seek id
-- ``sol:{pair:<mode>}:lock`` string: the instance running the mode's wave
+- ``sol:{pair}:player:<player id>`` string: the player's latest seek id, any mode (the
+  only one that may be waiting)
+- ``sol:{pair}:latest:<mode>:<player id>`` string: the player's latest seek id in the
+  mode (whose opponent the next seek in the mode avoids)
+- ``sol:{pair}:lock:<mode>`` string: the instance running the mode's wave
 
-A seek's id starts with its mode, so its keys follow from it. Each script answers a send
-again as it answered the first (``redis_once``): it finds its own write done.
+Releases before this one kept each mode under a tag of its own (``{pair:<mode>}``); those
+keys are no longer read and expire on their own (an hour at most).
+
+Each script answers a send again as it answered the first (``redis_once``): it finds its
+own write done.
 """
 
 from __future__ import annotations
@@ -23,27 +30,27 @@ from . import wave_locks
 from .base import StoreUnavailable
 from .seeks import KEPT_SECONDS, Seek, Seeks, mode_of_seek
 
-# KEYS: pool, seek, player pointer. ARGV: seek id, JSON, rating, ttl, player id, kept
-# ttl, the prefix of the mode's seek keys. {1} added (or added before), {0, id} the id of
-# the player's seek still waiting.
+# KEYS: pool, seek, the player's latest seek (any mode), their latest in the mode. ARGV:
+# seek id, JSON, rating, ttl, player id, kept ttl, the prefix of the seek keys. {1} added
+# (or added before), {0, id} the id of the player's seek still waiting, in any mode.
 _ADD = """
 local current = redis.call('GET', KEYS[3])
-local last = ''
 if current then
   if current == ARGV[1] then return {1} end
-  local before = ARGV[7] .. current
-  local state = redis.call('HGET', before, 's')
-  if state == 'waiting' then return {0, current} end
-  last = redis.call('HGET', before, 'o') or ''
+  if redis.call('HGET', ARGV[7] .. current, 's') == 'waiting' then return {0, current} end
 end
+local last = ''
+local previous = redis.call('GET', KEYS[4])
+if previous then last = redis.call('HGET', ARGV[7] .. previous, 'o') or '' end
 redis.call('HSET', KEYS[2], 'd', ARGV[2], 's', 'waiting', 'u', ARGV[5], 'o', last)
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[6])
+redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[6])
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return {1}
 """
 
-# KEYS: pool. ARGV: the prefix of the mode's seek keys. Each waiting seek as id, JSON,
+# KEYS: pool. ARGV: the prefix of the seek keys. Each waiting seek as id, JSON,
 # last opponent; members whose seek expired or left are taken out of the pool.
 _WAITING = """
 local found = {}
@@ -88,15 +95,30 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 return 'cancelled'
 """
 
-# KEYS: seek. ARGV: ttl.
+# KEYS: seek. ARGV: ttl, kept ttl, the prefix of the players' latest seek keys. A seek
+# that waits longer than the kept ttl keeps its player's pointer: without it, its player
+# could seek again while it waits.
 _RENEW = """
-if redis.call('HGET', KEYS[1], 's') == 'waiting' then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local seek = redis.call('HMGET', KEYS[1], 's', 'u')
+if seek[1] == 'waiting' then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  redis.call('EXPIRE', ARGV[3] .. seek[2], ARGV[2])
+end
 return 1
 """
 
 
-def _tag(mode: str) -> str:
-    return f"sol:{{pair:{mode}}}"
+_TAG = "sol:{pair}"
+_SEEKS = f"{_TAG}:seek:"
+_PLAYERS = f"{_TAG}:player:"
+
+
+def _pool(mode: str) -> str:
+    return f"{_TAG}:pool:{mode}"
+
+
+def _lock(mode: str) -> str:
+    return f"{_TAG}:lock:{mode}"
 
 
 def _text(value: Any) -> str:
@@ -127,13 +149,17 @@ class RedisSeeks(Seeks):
 
     @staticmethod
     def _seek_key(seek_id: str) -> str:
-        return f"{_tag(mode_of_seek(seek_id))}:seek:{seek_id}"
+        return f"{_SEEKS}{seek_id}"
 
     async def add(self, seek: Seek, ttl: int) -> str | None:
-        tag = _tag(seek.mode)
-        keys = [f"{tag}:pool", self._seek_key(seek.seek_id), f"{tag}:player:{seek.player_id}"]
+        keys = [
+            _pool(seek.mode),
+            self._seek_key(seek.seek_id),
+            f"{_PLAYERS}{seek.player_id}",
+            f"{_TAG}:latest:{seek.mode}:{seek.player_id}",
+        ]
         args = [seek.seek_id, seek.data(), seek.rating, ttl, seek.player_id, KEPT_SECONDS]
-        answer = await self._call("add", keys, [*args, f"{tag}:seek:"])
+        answer = await self._call("add", keys, [*args, _SEEKS])
         return None if int(answer[0]) == 1 else _text(answer[1])
 
     async def get(self, seek_id: str) -> Seek | None:
@@ -146,8 +172,7 @@ class RedisSeeks(Seeks):
         return Seek.read(seek_id, found[0], _text(found[1]), found[2] or "", _text(found[3]))
 
     async def waiting(self, mode: str) -> list[Seek]:
-        tag = _tag(mode)
-        flat = await self._call("waiting", [f"{tag}:pool"], [f"{tag}:seek:"])
+        flat = await self._call("waiting", [_pool(mode)], [_SEEKS])
         return [
             Seek.read(_text(flat[i]), flat[i + 1], "waiting", "", _text(flat[i + 2]))
             for i in range(0, len(flat), 3)
@@ -155,25 +180,25 @@ class RedisSeeks(Seeks):
 
     async def count(self, mode: str) -> int:
         try:
-            found: int = await self._redis.zcard(f"{_tag(mode)}:pool")
+            found: int = await self._redis.zcard(_pool(mode))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return found
 
     async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
-        keys = [f"{_tag(a.mode)}:pool", self._seek_key(a.seek_id), self._seek_key(b.seek_id)]
+        keys = [_pool(a.mode), self._seek_key(a.seek_id), self._seek_key(b.seek_id)]
         args = [a.seek_id, b.seek_id, a_paired, b_paired, a.player_id, b.player_id, KEPT_SECONDS]
         return int(await self._call("pair", keys, args)) == 1
 
     async def cancel(self, seek_id: str, player_id: str) -> str:
-        keys = [f"{_tag(mode_of_seek(seek_id))}:pool", self._seek_key(seek_id)]
+        keys = [_pool(mode_of_seek(seek_id)), self._seek_key(seek_id)]
         return _text(await self._call("cancel", keys, [seek_id, player_id, KEPT_SECONDS]))
 
     async def renew(self, seek_id: str, ttl: int) -> None:
-        await self._call("renew", [self._seek_key(seek_id)], [ttl])
+        await self._call("renew", [self._seek_key(seek_id)], [ttl, KEPT_SECONDS, _PLAYERS])
 
     async def lock(self, mode: str, owner: str, ms: int) -> bool:
-        return int(await self._call("lock", [f"{_tag(mode)}:lock"], [owner, ms])) == 1
+        return int(await self._call("lock", [_lock(mode)], [owner, ms])) == 1
 
     async def unlock(self, mode: str, owner: str) -> None:
-        await self._call("unlock", [f"{_tag(mode)}:lock"], [owner])
+        await self._call("unlock", [_lock(mode)], [owner])

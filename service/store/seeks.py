@@ -3,9 +3,13 @@
 A seek is a player asking to race now in one mode. It waits in its mode's pool until a
 pairing wave takes it with another (``pair``: both in one atomic step, or neither, so
 nobody is paired twice however many instances run waves), its player cancels it, or
-nobody renews it for ``ttl`` seconds (its socket is gone and nobody polls it). A player
-has one waiting seek per mode; their latest seek in a mode remembers its opponent, so the
-next wave can avoid an immediate rematch.
+nobody renews it for ``ttl`` seconds (its socket is gone and nobody polls it).
+
+A player has at most one waiting seek, whatever its mode: waves run mode by mode, so a
+player waiting in two modes could be paired into two races at once. ``add`` checks and
+adds in one atomic step, so two seeks sent at once (two devices, two instances) leave
+one waiting. Their latest seek in a mode remembers its opponent, so the next wave of the
+mode can avoid an immediate rematch.
 
 Every write is atomic and answers a send again (a lost reply) as it answered the first:
 adding the same seek again finds it added, pairing the same pair again finds it paired
@@ -79,7 +83,8 @@ class Seeks(ABC):
     @abstractmethod
     async def add(self, seek: Seek, ttl: int) -> str | None:
         """Puts a waiting seek in its mode's pool; None when added (or added before, by
-        the same call sent again), else the id of the player's seek already waiting."""
+        the same call sent again), else the id of the player's seek already waiting, in
+        any mode (nothing changed)."""
 
     @abstractmethod
     async def get(self, seek_id: str) -> Seek | None: ...
@@ -119,7 +124,9 @@ class MemorySeeks(Seeks):
 
     def __init__(self) -> None:
         self._seeks: dict[str, tuple[Seek, float]] = {}
-        # (mode, player id) -> the player's latest seek id in the mode.
+        # Player id -> the player's latest seek id, any mode: the one that may wait.
+        self._current: dict[str, str] = {}
+        # (mode, player id) -> the player's latest seek id in the mode (its opponent).
         self._latest: dict[tuple[str, str], str] = {}
         self._locks = OwnedLocks()
 
@@ -131,16 +138,18 @@ class MemorySeeks(Seeks):
         return found[0]
 
     async def add(self, seek: Seek, ttl: int) -> str | None:
-        latest = self._latest.get((seek.mode, seek.player_id))
-        last = ""
-        if latest is not None:
-            if latest == seek.seek_id:
+        current = self._current.get(seek.player_id)
+        if current is not None:
+            if current == seek.seek_id:
                 return None
-            before = self._live(latest)
+            before = self._live(current)
             if before is not None and before.status == "waiting":
-                return latest
-            last = before.last_opponent if before is not None else ""
+                return current
+        latest = self._latest.get((seek.mode, seek.player_id))
+        previous = self._live(latest) if latest is not None else None
+        last = previous.last_opponent if previous is not None else ""
         self._seeks[seek.seek_id] = (replace(seek, last_opponent=last), time.monotonic() + ttl)
+        self._current[seek.player_id] = seek.seek_id
         self._latest[(seek.mode, seek.player_id)] = seek.seek_id
         return None
 

@@ -24,7 +24,8 @@ from .frames import Outbox
 
 log = logging.getLogger("service.ws")
 
-# Seeks one connection may hold at once: one per mode is all a player needs.
+# Seeks one connection may hold at once: a player waits in one at a time, but one
+# connection may seek for the players of several tokens.
 MAX_SEEKS = 8
 
 

@@ -26,8 +26,11 @@ async def test_seeks_are_added_paired_and_cancelled_once(store: Store) -> None:
     ada, bob, cy = _seek("TF.D1N-a", "ada"), _seek("TF.D1N-b", "bob"), _seek("TF.D1N-c", "cy")
     for seek in (ada, bob, cy):
         assert await seeks.add(seek, 60) is None
-    # The same player again in the mode, while the first waits: refused, named.
+    # The same player again, in any mode, while the first waits: refused, named.
     assert await seeks.add(_seek("TF.D1N-a2", "ada"), 60) == "TF.D1N-a"
+    elsewhere = Seek("DS.D3N-a2", "DS.D3N", "ada", "Ada", 1500.0, 1_000, "hash-ada")
+    assert await seeks.add(elsewhere, 60) == "TF.D1N-a"
+    assert await seeks.waiting("DS.D3N") == []
     waiting = {s.seek_id for s in await seeks.waiting("TF.D1N")}
     assert waiting == {"TF.D1N-a", "TF.D1N-b", "TF.D1N-c"}
     seat = orjson.dumps({"race_id": "r1"}).decode()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .connection import Connection
 from .errors import (
+    AlreadySeeking,
     InvalidAction,
     NotFound,
     ProtocolError,
@@ -34,6 +35,7 @@ __all__ = [
     "DEFAULT_URL",
     "Action",
     "ActionLike",
+    "AlreadySeeking",
     "Connection",
     "GameSession",
     "InvalidAction",

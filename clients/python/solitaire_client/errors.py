@@ -69,6 +69,15 @@ class NotFound(ProtocolError):
     """No such game (it may have expired)."""
 
 
+class AlreadySeeking(ProtocolError):
+    """A seek (quick pairing) while a seek of the player waits, in any mode: ``seek_id``
+    names it when the service said which (over REST)."""
+
+    def __init__(self, message: str, seek_id: str | None = None) -> None:
+        super().__init__(ErrorCode.ALREADY_SEEKING.value, message)
+        self.seek_id = seek_id
+
+
 class ServiceUnavailable(ProtocolError):
     """The service or its store cannot be reached; retrying later may work."""
 
@@ -92,6 +101,7 @@ def error_from(
     rule_id: str | None = None,
     message_en: str | None = None,
     message_fi: str | None = None,
+    seek_id: str | None = None,
 ) -> ProtocolError:
     """The typed error for one service error ``code``."""
     if code == ErrorCode.RULE_VIOLATION.value and rule_id is not None:
@@ -106,6 +116,8 @@ def error_from(
         return NotFound(code, message)
     if code == ErrorCode.STORE_UNAVAILABLE.value:
         return ServiceUnavailable(code, message)
+    if code == ErrorCode.ALREADY_SEEKING.value:
+        return AlreadySeeking(message, seek_id)
     return ProtocolError(code, message)
 
 
@@ -118,6 +130,7 @@ def error_from_problem(problem: Problem) -> ProtocolError:
         rule_id=problem.rule_id,
         message_en=problem.message_en,
         message_fi=problem.message_fi,
+        seek_id=problem.seek_id,
     )
 
 

@@ -44,6 +44,16 @@ def websocket_url(base_url: str) -> str:
     return url if url.endswith("/ws") else url + "/ws"
 
 
+def http_url(websocket: str) -> str:
+    """The HTTP base URL of a service given its WebSocket endpoint (``websocket_url``)."""
+    url = websocket.rstrip("/").removesuffix("/ws")
+    if url.startswith("wss://"):
+        return "https://" + url.removeprefix("wss://")
+    if url.startswith("ws://"):
+        return "http://" + url.removeprefix("ws://")
+    return url
+
+
 def new_request_id() -> str:
     """A fresh, unique request id (so a retried request is recognised, never re-applied)."""
     return uuid.uuid4().hex
@@ -152,6 +162,7 @@ class RestBase:
                 rule_id=body.get("rule_id"),
                 message_en=body.get("message_en"),
                 message_fi=body.get("message_fi"),
+                seek_id=body.get("seek_id"),
             )
         return error_from_status(response.status_code, response.text)
 

@@ -71,7 +71,7 @@ export interface Problem {
    */
   retry_after?: number | null;
   /**
-   * For `already_seeking`: your seek already waiting in the mode.
+   * For `already_seeking`: your seek already waiting (in any mode).
    */
   seek_id?: string | null;
 }
