@@ -19,6 +19,9 @@ Figures:
 - ``arena.pairing_p99_ms``: from the wave's pairing of a player (the heat's
   ``started_at``: when the wave, having counted the heats that ended, began pairing) to
   the player's socket receiving its new heat;
+- ``arena.first_wave_ms``: the first wave (every player free at once, half as many
+  heats as players) from its pairing to the last of its heats told, and
+  ``arena.pairing_later_p99_ms``, the pairing figure of the waves after it;
 - ``arena.free_to_paired_p99_ms``: from the player being free (joined, or its previous
   heat's race over: both players' resignations answered) to its new heat received, the
   wait for the next wave included;
@@ -34,7 +37,7 @@ Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
 
     python benchmarks/arena.py [--players 1000] [--heats 3] [--heat-seconds 0] [--wave 1]
-                               [--redis] [--quick]
+                               [--page-seconds 0.1] [--redis] [--quick]
 """
 
 from __future__ import annotations
@@ -188,6 +191,7 @@ async def run(args: argparse.Namespace) -> int:
         "MAX_CONNECTIONS_PER_ADDRESS": "100000",
         "MAX_CONNECTIONS": "100000",
         "ARENA_WAVE_SECONDS": str(args.wave),
+        "ARENA_PAGE_SECONDS": str(args.page_seconds),
         "PAIRING_WAVE_SECONDS": "3600",
         "RACE_COUNTDOWN_SECONDS": "0",
     }
@@ -270,6 +274,10 @@ def figures(
     for heat in sorted(counted, key=lambda h: h["ended_at"]):
         for seat in heat["players"]:
             ends.setdefault(seat["player_id"], []).append(heat["ended_at"])
+    first_wave = min(started.values(), default=0)
+    # Wave -> told, the heats of the arena's first wave (every player free at once) apart.
+    pairing_later: list[float] = []
+    first_told = first_wave
     pairing, free_to_paired, standings = [], [], []
     # Race id -> when it was over: the later of its two resignations.
     over: dict[str, float] = {}
@@ -281,6 +289,10 @@ def figures(
         for race_id, told in sorted(player.told.items(), key=lambda item: item[1]):
             if race_id in started:
                 pairing.append(max(0.0, told - started[race_id]) / 1000)
+                if started[race_id] == first_wave:
+                    first_told = max(first_told, told)
+                else:
+                    pairing_later.append(max(0.0, told - started[race_id]) / 1000)
             free_to_paired.append(max(0.0, told - previous) / 1000)
             previous = over.get(race_id, told)
         for at, player_id, count in player.lines:
@@ -297,6 +309,18 @@ def figures(
         Figure("arena.players_stuck", stuck, "1", f"told fewer than {args.heats} heats", "0"),
         Figure("arena.pairing_p50_ms", percentile_ms(pairing, 50), "ms", "wave -> told, median"),
         Figure("arena.pairing_p99_ms", percentile_ms(pairing, 99), "ms", "wave -> told", "<= 100"),
+        Figure(
+            "arena.first_wave_ms",
+            round(first_told - first_wave, 1),
+            "ms",
+            "first wave -> its last heat told",
+        ),
+        Figure(
+            "arena.pairing_later_p99_ms",
+            percentile_ms(pairing_later, 99),
+            "ms",
+            "wave -> told, after the first wave",
+        ),
         Figure(
             "arena.free_to_paired_p99_ms",
             percentile_ms(free_to_paired, 99),
@@ -351,6 +375,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="mean seconds a heat is played before resigning (0: at once)",
     )
     parser.add_argument("--wave", type=float, default=1.0, help="ARENA_WAVE_SECONDS")
+    parser.add_argument("--page-seconds", type=float, default=0.1, help="ARENA_PAGE_SECONDS")
     parser.add_argument(
         "--redis", action="store_true", help="two instances on a private redis-server"
     )
