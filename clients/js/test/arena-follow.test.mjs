@@ -79,8 +79,10 @@ test("two players' follows show their heat, then the counted heat's points", asy
     assert.ok(adaHeat && bobHeat);
     assert.equal(adaHeat.race_id, bobHeat.race_id);
     assert.equal(adaHeat.opponent.name, "Bob");
+    // The own line comes at once; the page's lines within ARENA_PAGE_SECONDS.
+    const page = await until(adaFollow, (p) => p.rows.length === 2);
     assert.deepEqual(
-      adaPaired.rows.map((r) => r.name).sort(),
+      page.rows.map((r) => r.name).sort(),
       ["Ada", "Bob"],
       "the page holds both lines",
     );
