@@ -35,8 +35,7 @@ _AT_ONCE = 32
 # How often an instance makes the scheduled arenas (seconds).
 _SCHEDULE_EVERY = 30.0
 # How often an open heat's games are read for an ending its race missed (seconds), and
-# for how many heats at most in one wave: the heats paired together at an arena's start
-# would otherwise all be read in one wave, which then stalls for a second or more.
+# for how many heats at most in one wave (``_deep_reads``).
 _DEEP_EVERY = 10.0
 _DEEP_PER_WAVE = 16
 
@@ -49,10 +48,8 @@ class ArenaWaves:
         self.clock = arenas.clock
         self.owner = new_id(9)
         # Arena id -> race id of an open heat -> when its games were last read (event
-        # loop time), for ``_deep_check_due``.
+        # loop time), for ``_deep_reads``.
         self._checked: dict[str, dict[str, float]] = {}
-        # The heats whose games the running wave may still read.
-        self._deep_left = _DEEP_PER_WAVE
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -101,14 +98,12 @@ class ArenaWaves:
             playing = {e["heat"]["race_id"] for e in entries.values() if e["state"] == "playing"}
             found = await self.store.heats(arena_id, sorted(playing))
             open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
-            self._deep_left = _DEEP_PER_WAVE
-            checked = self._checked.get(arena_id, {})
-            self._checked[arena_id] = {
-                h["race_id"]: checked[h["race_id"]] for h in open_heats if h["race_id"] in checked
-            }
+            deep = self._deep_reads(arena_id, [h["race_id"] for h in open_heats])
             still_open = 0
             for chunk in _chunks(open_heats):
-                settled = await asyncio.gather(*(self._settle(record, entries, h) for h in chunk))
+                settled = await asyncio.gather(
+                    *(self._settle(record, entries, h, h["race_id"] in deep) for h in chunk)
+                )
                 still_open += sum(1 for players in settled if not players)
                 await self._tell(arena_id, [p for players in settled for p in players])
             state = status(record, self.clock())
@@ -132,17 +127,39 @@ class ArenaWaves:
         if await self.store.replace(record["arena_id"], before, dumps({**record, "final": True})):
             await self.arenas.publish(record["arena_id"], [], final=True)
 
+    def _deep_reads(self, arena_id: str, open_races: list[str]) -> set[str]:
+        """The open heats whose games this wave reads too: those read longest ago, each
+        every ``_DEEP_EVERY`` seconds, at most ``_DEEP_PER_WAVE``. A race learns of a
+        game's ending after the ending action commits, and an instance that stopped in
+        between leaves the race unfinished until its games are read (``load_settled``);
+        reading them every wave would triple the reads of every heat under way, and
+        reading every heat due at once would stall the wave after an arena's start."""
+        now = asyncio.get_running_loop().time()
+        before = self._checked.get(arena_id, {})
+        checked = {race_id: before.get(race_id, now) for race_id in open_races}
+        self._checked[arena_id] = checked
+        due = sorted((at, r) for r, at in checked.items() if now - at >= _DEEP_EVERY)
+        deep = {race_id for _, race_id in due[:_DEEP_PER_WAVE]}
+        for race_id in deep:
+            checked[race_id] = now
+        return deep
+
     async def _settle(
-        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], heat: dict[str, Any]
+        self,
+        record: dict[str, Any],
+        entries: dict[str, dict[str, Any]],
+        heat: dict[str, Any],
+        deep: bool,
     ) -> list[str]:
-        """Counts a heat whose race is over; the players whose entries changed."""
+        """Counts a heat whose race is over (its games read too when ``deep``); the
+        players whose entries changed."""
         race_id = heat["race_id"]
         try:
             _, doc = await self.updates.load(race_id)
             if doc.finished_at is None and doc.ends_at is not None and self.clock() >= doc.ends_at:
                 await self.updates.expire(race_id)
                 (_, doc), _ = await self.updates.load_settled(race_id)
-            elif doc.finished_at is None and self._deep_check_due(record["arena_id"], race_id):
+            elif doc.finished_at is None and deep:
                 (_, doc), _ = await self.updates.load_settled(race_id)
         except ServiceError as exc:
             if exc.code is not ErrorCode.NOT_FOUND:
@@ -185,22 +202,6 @@ class ArenaWaves:
             log.info("heat %s not counted: its players changed meanwhile", race_id)
             return []
         return accounts
-
-    def _deep_check_due(self, arena_id: str, race_id: str) -> bool:
-        """Whether to read an open heat's games too: every ``_DEEP_EVERY`` seconds, at most
-        ``_DEEP_PER_WAVE`` heats a wave (those not read wait for the next wave, ahead of
-        the heats just read). A race learns of a game's ending after the ending action
-        commits, and an instance that stopped in between leaves the race unfinished
-        until its games are read (``load_settled``); reading them every wave would
-        triple the reads of every heat under way."""
-        checked = self._checked.setdefault(arena_id, {})
-        now = asyncio.get_running_loop().time()
-        last = checked.setdefault(race_id, now)
-        if now - last < _DEEP_EVERY or self._deep_left <= 0:
-            return False
-        self._deep_left -= 1
-        checked[race_id] = now
-        return True
 
     async def _pair(
         self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int

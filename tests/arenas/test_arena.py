@@ -262,3 +262,40 @@ def test_an_upcoming_arena_is_listed_and_its_maker_may_cancel_it(
     assert cancelled.status_code == 200 and cancelled.json()["arena"]["status"] == "cancelled"
     refused = service.post(f"/arenas/{arena_id}/players", headers=auth(ada["player_token"]))
     assert refused.json()["code"] == "arena_over"
+
+
+def test_a_heat_whose_race_missed_its_endings_is_counted_by_reading_its_games(
+    service: CheckedClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race learns of a game's ending after the ending commits: an instance that stopped
+    in between leaves the race unfinished. Waves read the race alone, and an open heat's
+    games only every ``_DEEP_EVERY`` seconds, a few heats a wave: both heats below are
+    counted, one per wave."""
+    from service.arenas import waves
+
+    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Dee")
+    arena_id = make_arena(service, host)
+    for racer in racers:
+        join(service, arena_id, racer)
+    assert wave(service) == 2
+    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
+    clock.jump_past(race_of(service, heats[0])["start_at"])
+    gate = service.app.state.games.races  # type: ignore[attr-defined]
+
+    async def stopped_before_telling(*_: Any) -> None:
+        return None
+
+    monkeypatch.setattr(gate, "after_action", stopped_before_telling)
+    for heat in heats:
+        resign(service, heat)
+    monkeypatch.undo()
+    # The race documents alone say the heats go on (reading a race over HTTP would read
+    # its games and settle it: not done here).
+    wave(service)
+    assert all(mine(service, arena_id, racer)["heats"] == 0 for racer in racers)
+    monkeypatch.setattr(waves, "_DEEP_EVERY", 0.0)
+    monkeypatch.setattr(waves, "_DEEP_PER_WAVE", 1)
+    wave(service)
+    assert sorted(mine(service, arena_id, racer)["heats"] for racer in racers) == [0, 0, 1, 1]
+    wave(service)
+    assert [mine(service, arena_id, racer)["heats"] for racer in racers] == [1, 1, 1, 1]

@@ -1,4 +1,5 @@
-"""The service on a Redis Cluster of three masters on loopback (``redis+cluster://``).
+"""The service on a Redis Cluster of three masters on loopback (``redis+cluster://``):
+games, boards, writes done once, quick pairing and arenas.
 
 The set-up starts three cluster-enabled redis-server processes and joins them with
 ``redis-cli --cluster create``. Two instances use the cluster (each seeded with a
@@ -32,12 +33,14 @@ from tests.scale.harness import (
     Game,
     Instance,
     Peer,
+    auth,
     create_game,
     get_game,
     http_client,
     launched,
     pick_action,
     post_action,
+    rid,
 )
 
 NODES = 3
@@ -324,3 +327,95 @@ async def test_writes_done_once_run_on_the_cluster(cluster_ports: list[int]) -> 
             await store.renew_race(race.race_id)
     finally:
         await store.close()
+
+
+async def test_quick_pairing_and_an_arena_run_on_the_cluster(pair: list[Instance]) -> None:
+    """Quick pairing's pool (one hash tag for every mode) and an arena's keys (one hash
+    tag per arena) on the cluster, from two instances: two seekers paired into one race,
+    a second seek refused while one waits; an arena's players paired into heats by the
+    waves, its standings followed over the WebSocket of the other instance, and the heats
+    counted once."""
+    one, two = pair
+    async with http_client() as http:
+
+        async def player(instance: Instance, name: str) -> str:
+            made = await http.post(f"{instance.url}/players", json={"name": name})
+            assert made.status_code == 201, made.text
+            token: str = made.json()["player_token"]
+            return token
+
+        ada, bob = await player(one, "Ada"), await player(two, "Bob")
+        seeks = []
+        for instance, token in ((one, ada), (two, bob)):
+            sent = await http.post(
+                f"{instance.url}/pairing/seeks", json={"mode": "TF.D1N"}, headers=auth(token)
+            )
+            assert sent.status_code == 201, sent.text
+            seeks.append((instance, token, sent.json()["seek"]["seek_id"]))
+        again = await http.post(
+            f"{one.url}/pairing/seeks", json={"mode": "DS.D1N"}, headers=auth(ada)
+        )
+        assert again.status_code == 409 and again.json()["code"] == "already_seeking"
+        races = set()
+        for instance, token, seek_id in seeks:
+            for _ in range(100):
+                read = await http.get(
+                    f"{instance.url}/pairing/seeks/{seek_id}", headers=auth(token)
+                )
+                seek = read.json()["seek"]
+                if seek["status"] == "paired":
+                    races.add(seek["race"]["race_id"])
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError(f"seek {seek_id} never paired")
+        assert len(races) == 1
+
+        cy, dee = await player(one, "Cy"), await player(two, "Dee")
+        body = {"mode": "TF.D1N", "name": "Cluster arena", "minutes": 5}
+        made = await http.post(f"{one.url}/arenas", json=body, headers=auth(cy))
+        assert made.status_code == 201, made.text
+        arena_id = made.json()["arena"]["arena_id"]
+        follower = await Peer.open(two, "follower@c2")
+        try:
+            follow = {"type": "follow_arena", "id": rid(), "arena_id": arena_id, "token": dee}
+            first = await follower.request(follow)
+            assert first["type"] == "arena_standings" and first["full"], first
+            for instance, token in ((one, cy), (two, dee)):
+                joined = await http.post(
+                    f"{instance.url}/arenas/{arena_id}/players", headers=auth(token)
+                )
+                assert joined.status_code == 200, joined.text
+            told = await follower.until(
+                lambda f: f["type"] == "arena_standings" and bool((f.get("you") or {}).get("heat")),
+                timeout=30,
+            )
+            heat = told["you"]["heat"]
+            race_url = f"{two.url}/races/{heat['race_id']}"
+            for _ in range(100):
+                race = (await http.get(race_url, headers=auth(heat["player_token"]))).json()
+                if race["race"]["status"] == "running":
+                    break
+                await asyncio.sleep(0.1)
+            resigned = await http.post(f"{race_url}/resign", headers=auth(heat["player_token"]))
+            assert resigned.status_code == 200, resigned.text
+            cy_view = (await http.get(f"{one.url}/arenas/{arena_id}", headers=auth(cy))).json()
+            cy_heat = cy_view["you"]["heat"]
+            assert cy_heat["race_id"] == heat["race_id"]
+            resigned = await http.post(
+                f"{one.url}/races/{cy_heat['race_id']}/resign",
+                headers=auth(cy_heat["player_token"]),
+            )
+            assert resigned.status_code == 200, resigned.text
+            counted = await follower.until(
+                lambda f: (
+                    f["type"] == "arena_standings" and any(r["heats"] == 1 for r in f["rows"])
+                ),
+                timeout=30,
+            )
+            assert {r["name"] for r in counted["rows"] if r["heats"] == 1} == {"Cy", "Dee"}
+            heats = (await http.get(f"{one.url}/arenas/{arena_id}/heats")).json()["heats"]
+            assert [h["race_id"] for h in heats if h["outcomes"]] == [heat["race_id"]]
+            assert not follower.schema_errors, follower.schema_errors
+        finally:
+            await follower.close()
