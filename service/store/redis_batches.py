@@ -228,7 +228,9 @@ class Pipelined:
 
     async def _answer(self, batch: _Written, replies: list[Any]) -> None:
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
-        if missing:
+        # Sent again once: a script that is still missing after the scripts were loaded
+        # is not one of them, and its callers get the error instead of a loop.
+        if missing and batch.then is None:
             # Redis lost its script cache (a restart): a NOSCRIPT call did not run. The
             # scripts are loaded on another connection, and the calls go again on this
             # one, behind what is on its way; their replies complete this batch's.

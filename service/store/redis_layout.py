@@ -154,12 +154,32 @@ return redis.call('EXPIRE', KEYS[1], ARGV[1])
 """
 
 
-def _sha(script: str) -> str:
+# A new game's hash (ARGV[2..]: field, value pairs), living ARGV[1] seconds: one script,
+# so that the game and its time to live are written together.
+CREATE_GAME_SCRIPT = """
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
+# A new race's document, unless it exists (a creation sent again after a save).
+CREATE_RACE_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
+def sha(script: str) -> str:
     return hashlib.sha1(script.encode()).hexdigest()
 
 
-COMMIT_SHA = _sha(COMMIT_SCRIPT)
-SAVE_RACE_SHA = _sha(SAVE_RACE_SCRIPT)
+COMMIT_SHA = sha(COMMIT_SCRIPT)
+SAVE_RACE_SHA = sha(SAVE_RACE_SCRIPT)
+CREATE_GAME_SHA = sha(CREATE_GAME_SCRIPT)
+CREATE_RACE_SHA = sha(CREATE_RACE_SCRIPT)
+CLAIM_JOIN_SHA = sha(CLAIM_JOIN_SCRIPT)
 
 
 def game_keys(game_id: str) -> tuple[str, str, str, str]:

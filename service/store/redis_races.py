@@ -16,7 +16,8 @@ from . import redis_once
 from .base import CommitResult, CommitStatus, StoredRace, StoreUnavailable
 from .redis_batches import OneByOne, Pipelined
 from .redis_layout import (
-    CLAIM_JOIN_SCRIPT,
+    CLAIM_JOIN_SHA,
+    CREATE_RACE_SHA,
     RENEW_RACE_SCRIPT,
     SAVE_RACE_SHA,
     join_key,
@@ -24,22 +25,12 @@ from .redis_layout import (
     text_of,
 )
 
-# A new race's document, unless it exists (a creation sent again after a save).
-_CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return 1
-"""
-
 
 class RedisRaces:
     def __init__(self, redis: Any, run: Pipelined | OneByOne, settings: Settings) -> None:
         self._redis = redis
         self._run = run
         self.settings = settings
-        self._claim_join = redis.register_script(CLAIM_JOIN_SCRIPT)
-        self._create = redis.register_script(_CREATE)
         self._renew = redis.register_script(RENEW_RACE_SCRIPT)
 
     async def create(self, race: StoredRace, join_code: str) -> bool:
@@ -48,9 +39,11 @@ class RedisRaces:
         try:
             # Two keys in two hash slots: the code first, so that no race is stored
             # without its code.
-            if not await self._claim_join(keys=[join_key(join_code)], args=[race.race_id, ttl]):
+            claim = ("EVALSHA", CLAIM_JOIN_SHA, 1, join_key(join_code), race.race_id, ttl)
+            (claimed,) = await self._run(claim)
+            if not claimed:
                 return False
-            await self._create(keys=[doc_key], args=[race.doc, race.version, ttl])
+            await self._run(("EVALSHA", CREATE_RACE_SHA, 1, doc_key, race.doc, race.version, ttl))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return True

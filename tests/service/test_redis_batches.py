@@ -14,7 +14,7 @@ from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import DataError, ResponseError
+from redis.exceptions import DataError, NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service.config import Settings
@@ -291,6 +291,23 @@ async def test_noscript_after_a_script_flush_recovers_in_a_mixed_batch(
     assert (second.status, second.version) == (CommitStatus.APPLIED, 1)
     for game_id in ("g1", "g2"):
         assert await store.actions(game_id) == ["d"]
+
+
+async def test_a_script_the_store_does_not_know_fails_its_caller_once_reloaded(
+    store: RedisStore, db: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NOSCRIPT loads the store's scripts and sends the call again, once: a script that is
+    not among them fails its caller, not the batch, and is not sent forever."""
+    db.set("x", "y")
+    run = batcher(store)
+    sizes = record_batches(monkeypatch, run)
+    unknown = ("EVALSHA", "0" * 40, 0)
+    results = await asyncio.wait_for(
+        asyncio.gather(run(unknown), run(("GET", "x")), return_exceptions=True), 10
+    )
+    assert isinstance(results[0], NoScriptError)
+    assert results[1] == [b"y"]
+    assert sizes == [2, 1]
 
 
 async def test_a_connection_killed_between_batches_is_replaced(

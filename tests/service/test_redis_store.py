@@ -11,7 +11,8 @@ from redis.crc import key_slot
 
 from service import engine
 from service.config import Settings
-from service.store import CommitStatus, StoredGame, hash_token, open_store
+from service.store import CommitStatus, StoredGame, StoredRace, hash_token, open_store
+from service.store.arenas import Swap
 from service.store.redis_board_moves import MOVED
 from tests.service.helpers import pick_action, post_action, winnable_reflechi
 from tests.support import auth, new_game, service_client
@@ -139,6 +140,38 @@ async def test_commits_survive_a_flushed_script_cache(clean_redis: str, db: redi
         ]
         for game_id in games:
             assert await store.actions(game_id) == ["d"]
+    finally:
+        await store.close()
+
+
+async def test_creations_survive_a_flushed_script_cache(clean_redis: str, db: redis.Redis) -> None:
+    """A game's creation, a race's (its join code, then its document) and an arena's swap
+    run as scripts through the shared pipelines: after a Redis restart they are loaded
+    again and each runs once."""
+    store = open_store(Settings(store_url=clean_redis))
+    await store.open()
+    try:
+        db.script_flush()
+        made = await asyncio.gather(
+            *(
+                store.create(StoredGame(f"g{n}", 0, "s", hash_token("t"), "DS1-D1N-AAAAAAB"))
+                for n in range(3)
+            )
+        )
+        assert made == [None, None, None]
+        assert [(await store.load(f"g{n}")) is not None for n in range(3)] == [True] * 3
+        assert 0 < db.ttl("sol:{g0}:g") <= store.settings.game_ttl_seconds
+        db.script_flush()
+        race = StoredRace("r1", 0, '{"race": 1}')
+        assert await store.create_race(race, "JOINCODE")
+        assert not await store.create_race(StoredRace("r2", 0, "{}"), "JOINCODE")
+        found = await store.load_race("r1")
+        assert found is not None and found.doc == '{"race": 1}'
+        db.script_flush()
+        swap = Swap(entries=[("p1", None, '{"p": 1}')], scores={"p1": 2.0})
+        assert await store.arenas.swap("a1", swap, 60)
+        assert await store.arenas.entries("a1") == {"p1": '{"p": 1}'}
+        assert await store.arenas.standings("a1", 0, -1) == ["p1"]
     finally:
         await store.close()
 
