@@ -97,6 +97,14 @@ class RedisArenas(Arenas):
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 
+    async def _read(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Reads through the shared pipelines: the reads of standings and entries come
+        by the hundred when an arena's followers are told."""
+        try:
+            return await self._run(*commands)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+
     async def _do(self, command: str, *args: Any) -> Any:
         try:
             return await getattr(self._redis, command)(*args)
@@ -120,7 +128,7 @@ class RedisArenas(Arenas):
         return int(await self._call("replace", [_key(arena_id, "record")], [before, after])) == 1
 
     async def get(self, arena_id: str) -> str | None:
-        found = await self._do("get", _key(arena_id, "record"))
+        (found,) = await self._read(("GET", _key(arena_id, "record")))
         return None if found is None else _text(found)
 
     async def starting(self, since_ms: int, until_ms: int, limit: int) -> list[str]:
@@ -141,21 +149,21 @@ class RedisArenas(Arenas):
     async def entries(self, arena_id: str, player_ids: list[str] | None = None) -> dict[str, str]:
         key = _key(arena_id, "entries")
         if player_ids is None:
-            found = await self._do("hgetall", key)
+            (found,) = await self._read(("HGETALL", key))
             return {_text(k): _text(v) for k, v in found.items()}
         if not player_ids:
             return {}
-        values = await self._do("hmget", key, player_ids)
+        (values,) = await self._read(("HMGET", key, *player_ids))
         return {p: _text(v) for p, v in zip(player_ids, values, strict=True) if v is not None}
 
     async def heats(self, arena_id: str, race_ids: list[str] | None = None) -> dict[str, str]:
         key = _key(arena_id, "heats")
         if race_ids is None:
-            found = await self._do("hgetall", key)
+            (found,) = await self._read(("HGETALL", key))
             return {_text(k): _text(v) for k, v in found.items()}
         if not race_ids:
             return {}
-        values = await self._do("hmget", key, race_ids)
+        (values,) = await self._read(("HMGET", key, *race_ids))
         return {r: _text(v) for r, v in zip(race_ids, values, strict=True) if v is not None}
 
     async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
@@ -177,28 +185,23 @@ class RedisArenas(Arenas):
         return int(applied) == 1
 
     async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
-        found = await self._do("zrevrange", _key(arena_id, "standings"), start, stop)
+        (found,) = await self._read(("ZREVRANGE", _key(arena_id, "standings"), start, stop))
         return [_text(p) for p in found]
 
     async def rank(self, arena_id: str, player_id: str) -> int | None:
-        found = await self._do("zrevrank", _key(arena_id, "standings"), player_id)
+        (found,) = await self._read(("ZREVRANK", _key(arena_id, "standings"), player_id))
         return None if found is None else int(found)
 
     async def ranks(self, arena_id: str, player_ids: list[str]) -> dict[str, int]:
         if not player_ids:
             return {}
         key = _key(arena_id, "standings")
-        try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for player_id in player_ids:
-                    pipe.zrevrank(key, player_id)
-                found = await pipe.execute()
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        found = await self._read(*(("ZREVRANK", key, p) for p in player_ids))
         return {p: int(r) for p, r in zip(player_ids, found, strict=True) if r is not None}
 
     async def count(self, arena_id: str) -> int:
-        return int(await self._do("zcard", _key(arena_id, "standings")))
+        (count,) = await self._read(("ZCARD", _key(arena_id, "standings")))
+        return int(count)
 
     async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
         return int(await self._call("lock", [_key(arena_id, "lock")], [owner, ms])) == 1
