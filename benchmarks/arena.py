@@ -31,7 +31,9 @@ Figures:
   the joins, per heat counted (every call, from both instances);
 - ``arena.redis_cpu_ms_per_heat`` (``--redis``): CPU of the Redis server over the same
   window (its ``used_cpu_sys`` and ``used_cpu_user``), per heat;
-- ``arena.cpu_ms_per_heat``: CPU of the service processes over the same window, per heat.
+- ``arena.cpu_ms_per_heat``: CPU of the service processes over the same window, per heat;
+- ``arena.driver_lag_p99_ms``: how late the driver's own event loop runs a 10 ms timer,
+  which every latency figure above may include.
 
 Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
@@ -146,6 +148,18 @@ async def play(
         await asyncio.gather(*resigning, return_exceptions=True)
 
 
+async def driver_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """How late the driver's event loop wakes for a 10 ms timer, every 10 ms: a frame that
+    arrives while the driver is busy (reading a page told to 1,000 followers, say) is
+    stamped that much late, so every latency figure includes up to this much of the
+    driver's own."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        asked = loop.time()
+        await asyncio.sleep(0.01)
+        lags.append(max(0.0, loop.time() - asked - 0.01))
+
+
 async def resign(
     http: Any, url: str, token: str, after: float, resigned: dict[str, float], race_id: str
 ) -> None:
@@ -229,9 +243,17 @@ async def run(args: argparse.Namespace) -> int:
                 return Player(index, service, created.json()["player_token"])
 
             players = await asyncio.gather(*(new_player(i) for i in range(args.players)))
+            # The driver's own collector tuned as the service's is: a full collection over
+            # 1,000 connections' objects stalled the driver for 100 ms and more, and the
+            # frames it read meanwhile were stamped late.
+            from service.server import tune_garbage_collector
+
+            tune_garbage_collector()
             calls_before, redis_cpu_before = redis_usage(redis.port) if redis else (0, 0.0)
             cpu_before = sum(cpu_seconds(s.pid) for s in services)
             started = time.perf_counter()
+            lags: list[float] = []
+            watching = asyncio.create_task(driver_lag(lags, stop))
             tasks = [asyncio.create_task(play(p, arena_id, args, http, stop)) for p in players]
             waiting = [asyncio.create_task(p.done.wait()) for p in players]
             wait = WAIT_BASE_SECONDS + WAIT_PER_HEAT_SECONDS * args.players * args.heats / 2
@@ -242,6 +264,7 @@ async def run(args: argparse.Namespace) -> int:
             # The last heats ended by the last resignations: let a wave count them.
             await asyncio.sleep(args.wave * 2 + 1)
             stop.set()
+            await watching
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.perf_counter() - started
             cpu = sum(cpu_seconds(s.pid) for s in services) - cpu_before
@@ -255,7 +278,7 @@ async def run(args: argparse.Namespace) -> int:
         if redis is not None:
             redis.stop()
         workdir.cleanup()
-    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu)
+    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu, lags)
 
 
 def figures(
@@ -266,6 +289,7 @@ def figures(
     cpu: float,
     calls: int,
     redis_cpu: float,
+    lags: list[float],
 ) -> int:
     started = {h["race_id"]: h["started_at"] for h in heats}
     counted = [h for h in heats if h["outcomes"] is not None]
@@ -342,6 +366,18 @@ def figures(
         ),
         Figure("arena.standings_samples", len(standings), "1", "changed lines received"),
         Figure("arena.cpu_ms_per_heat", round(cpu * 1000 / per_heat, 2), "ms", "service CPU"),
+        Figure(
+            "arena.driver_lag_p99_ms",
+            percentile_ms(lags, 99),
+            "ms",
+            "the driver's own delay in reading a frame",
+        ),
+        Figure(
+            "arena.driver_lag_max_ms",
+            percentile_ms(lags, 100),
+            "ms",
+            "the driver's longest such delay",
+        ),
         Figure("arena.seconds", round(elapsed, 1), "s", "run after the players were made"),
     ]
     if args.redis:
