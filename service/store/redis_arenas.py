@@ -147,24 +147,20 @@ class RedisArenas(Arenas):
         return [_text(r) for r in records if r is not None]
 
     async def entries(self, arena_id: str, player_ids: list[str] | None = None) -> dict[str, str]:
-        key = _key(arena_id, "entries")
-        if player_ids is None:
-            (found,) = await self._read(("HGETALL", key))
-            return {_text(k): _text(v) for k, v in found.items()}
-        if not player_ids:
-            return {}
-        (values,) = await self._read(("HMGET", key, *player_ids))
-        return {p: _text(v) for p, v in zip(player_ids, values, strict=True) if v is not None}
+        return await self._fields(_key(arena_id, "entries"), player_ids)
 
     async def heats(self, arena_id: str, race_ids: list[str] | None = None) -> dict[str, str]:
-        key = _key(arena_id, "heats")
-        if race_ids is None:
+        return await self._fields(_key(arena_id, "heats"), race_ids)
+
+    async def _fields(self, key: str, names: list[str] | None) -> dict[str, str]:
+        """A hash's fields: every one, or those of ``names`` that it holds."""
+        if names is None:
             (found,) = await self._read(("HGETALL", key))
             return {_text(k): _text(v) for k, v in found.items()}
-        if not race_ids:
+        if not names:
             return {}
-        (values,) = await self._read(("HMGET", key, *race_ids))
-        return {r: _text(v) for r, v in zip(race_ids, values, strict=True) if v is not None}
+        (values,) = await self._read(("HMGET", key, *names))
+        return {n: _text(v) for n, v in zip(names, values, strict=True) if v is not None}
 
     async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
         keys = [_key(arena_id, w) for w in ("entries", "heats", "standings", "record")]

@@ -33,6 +33,18 @@ def arena_page(
     return page
 
 
+def upcoming_arena(
+    api: Api, maker: dict[str, Any], name: str, starts_in: int = 60
+) -> dict[str, Any]:
+    """A 5-minute arena of ``maker``'s own starting in ``starts_in`` minutes."""
+    body = {"mode": "DS.D1N", "name": name, "minutes": 5, "starts_in": starts_in}
+    status, made = api.post("/arenas", body, maker["player_token"])
+    assert status == 201, made
+    assert made["arena"]["created_by"] == maker["player_id"]
+    record: dict[str, Any] = made["arena"]
+    return record
+
+
 def rows(page: Page) -> Any:
     return page.get_by_test_id("arena").get_by_test_id("arena-row")
 
@@ -140,13 +152,7 @@ def test_joining_an_arena_that_is_over_shows_the_refusal_in_both_languages(
 ) -> None:
     page_errors.allow("409")  # the refused joins
     maker, cy = new_player(api, "Maker"), new_player(api, "Cy")
-    status, made = api.post(
-        "/arenas",
-        {"mode": "DS.D1N", "name": "Later", "minutes": 5, "starts_in": 60},
-        maker["player_token"],
-    )
-    assert status == 201, made
-    arena_id = made["arena"]["arena_id"]
+    arena_id = upcoming_arena(api, maker, "Later")["arena_id"]
     page = arena_page(new_context, page_errors, cy)
     item = page.locator(f'[data-testid="arena-item"][data-arena-id="{arena_id}"]')
     expect(item).to_contain_text("Upcoming")
@@ -239,14 +245,7 @@ def test_the_maker_cancels_an_upcoming_arena_and_others_see_no_cancel(
     new_context: Any, page_errors: PageErrors, api: Api
 ) -> None:
     maker, cy = new_player(api, "Maker"), new_player(api, "Cy")
-    status, made = api.post(
-        "/arenas",
-        {"mode": "DS.D1N", "name": "Sunday", "minutes": 5, "starts_in": 60},
-        maker["player_token"],
-    )
-    assert status == 201, made
-    arena_id = made["arena"]["arena_id"]
-    assert made["arena"]["created_by"] == maker["player_id"]
+    arena_id = upcoming_arena(api, maker, "Sunday")["arena_id"]
     cy_page = arena_page(new_context, page_errors, cy)
     open_from_list(cy_page, arena_id)
     expect(cy_page.get_by_test_id("arena-join")).to_be_visible()
@@ -276,13 +275,8 @@ def test_an_arena_that_started_is_not_cancelled_and_its_end_shows_final_standing
     address, clock = clocked
     api = Api(address)
     maker = new_player(api, "Maker")
-    status, made = api.post(
-        "/arenas",
-        {"mode": "DS.D1N", "name": "Soon", "minutes": 5, "starts_in": 1},
-        maker["player_token"],
-    )
-    assert status == 201, made
-    arena_id = made["arena"]["arena_id"]
+    record = upcoming_arena(api, maker, "Soon", starts_in=1)
+    arena_id = record["arena_id"]
     page = arena_page(new_context, page_errors, maker, base_url=address)
     open_from_list(page, arena_id)
     arena = page.get_by_test_id("arena")
@@ -292,7 +286,7 @@ def test_an_arena_that_started_is_not_cancelled_and_its_end_shows_final_standing
 
     # It starts while the page shows it upcoming: cancelling is refused, in the page's
     # words and the service's, and the page shows it running.
-    clock.jump_past(made["arena"]["start_at"])
+    clock.jump_past(record["start_at"])
     page.get_by_test_id("lang-toggle").dispatch_event("click")
     cancel.click()
     error = page.get_by_test_id("arena-error")
@@ -308,7 +302,7 @@ def test_an_arena_that_started_is_not_cancelled_and_its_end_shows_final_standing
     expect(page.get_by_test_id("arena-leave")).to_be_visible()
     expect(rows(page)).to_have_count(1)
     expect(arena).not_to_have_attribute("data-status", "final")
-    clock.jump_past(made["arena"]["ends_at"])
+    clock.jump_past(record["ends_at"])
     expect(arena).to_have_attribute("data-status", "final", timeout=20_000)
     expect(page.get_by_test_id("arena-status")).to_contain_text("Final standings")
     mine = page.locator('[data-testid="arena-row"][data-you="true"]')
