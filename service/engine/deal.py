@@ -12,6 +12,7 @@ mode, and the service reveals that code only once play is over.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -105,9 +106,7 @@ class GameCode:
             raise InvalidCodeError(f"{what} must be in 0..{limit - 1}")
 
     def __str__(self) -> str:
-        letters = SECRET_LETTERS if self.secret else DEAL_LETTERS
-        deal = deal_letters(self.deal, letters)
-        return f"{self.game.value}1-D{self.draw}{self.scoring.letter}-{deal}"
+        return _code_text(self.game, self.draw, self.scoring, self.deal, self.secret)
 
     def shuffled_deck(self) -> list[Card]:
         if self.secret:
@@ -139,6 +138,13 @@ class GameCode:
         cls, game: GameKind, draw: int = 1, scoring: Scoring = Scoring.NORMAL
     ) -> GameCode:
         return cls(game, draw, scoring, secrets.randbits(SECRET_SEED_BITS), secret=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_text(game: GameKind, draw: int, scoring: Scoring, deal: int, secret: bool) -> str:
+    # Cached: a new race's code is written out several times (its document, each game).
+    letters = deal_letters(deal, SECRET_LETTERS if secret else DEAL_LETTERS)
+    return f"{game.value}1-D{draw}{scoring.letter}-{letters}"
 
 
 def deal_letters(number: int, count: int = DEAL_LETTERS) -> str:

@@ -175,6 +175,8 @@ class RaceLobby:
                 for player in players:
                     player.ready = True
                 self._start(doc, doc.created_at)
+                # Without a countdown there is no start to announce: it is written running.
+                doc.announced = doc.start_at is not None and doc.start_at <= doc.created_at
             created = await from_store(
                 self.store.create_race(StoredRace(race_id, 0, doc.to_json()), join_code),
                 self.games.store_refusal,

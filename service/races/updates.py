@@ -287,7 +287,8 @@ class RaceUpdates:
         if doc.start_at is None or doc.finished_at is not None:
             return
         race_id = doc.race_id
-        self._later(doc.start_at, lambda: self._announce(race_id))
+        if not doc.announced:
+            self._later(doc.start_at, lambda: self._announce(race_id))
         if doc.ends_at is not None:
             self._later(doc.ends_at, lambda: self.expire(race_id))
 
