@@ -77,12 +77,13 @@ class RedisStore(Store):
             CREATE_RACE_SCRIPT,
             CLAIM_JOIN_SCRIPT,
             ARENA_SWAP_SCRIPT,
+            redis_once.TAKE,
         ]
         clients = connect(settings.store_url, settings.redis_max_connections, scripts)
         self._redis = clients.redis
         self._feed = clients.feed
         self._run = clients.run
-        self.records = RedisRecords(self._redis)
+        self.records = RedisRecords(self._redis, self._run)
         self.seeks = RedisSeeks(self._redis)
         self.arenas = RedisArenas(self._redis, self._run)
         self._races = RedisRaces(self._redis, self._run, settings)

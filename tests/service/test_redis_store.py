@@ -145,9 +145,9 @@ async def test_commits_survive_a_flushed_script_cache(clean_redis: str, db: redi
 
 
 async def test_creations_survive_a_flushed_script_cache(clean_redis: str, db: redis.Redis) -> None:
-    """A game's creation, a race's (its join code, then its document) and an arena's swap
-    run as scripts through the shared pipelines: after a Redis restart they are loaded
-    again and each runs once."""
+    """A game's creation, a race's (its join code, then its document), an arena's swap and
+    a take from a queue run as scripts through the shared pipelines: after a Redis
+    restart they are loaded again and each runs once."""
     store = open_store(Settings(store_url=clean_redis))
     await store.open()
     try:
@@ -172,6 +172,10 @@ async def test_creations_survive_a_flushed_script_cache(clean_redis: str, db: re
         assert await store.arenas.swap("a1", swap, 60)
         assert await store.arenas.entries("a1") == {"p1": '{"p": 1}'}
         assert await store.arenas.standings("a1", 0, -1) == ["p1"]
+        assert await store.records.queue_push("deals", "DS1-D1N-AAAAAAB", 60) == 1
+        db.script_flush()
+        assert await store.records.queue_pop("deals") == "DS1-D1N-AAAAAAB"
+        assert await store.records.queue_pop("deals") is None
     finally:
         await store.close()
 
