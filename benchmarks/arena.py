@@ -12,7 +12,11 @@ the heat's race (countdown 0), so every heat is a draw that ends as soon as both
 resigned: at once by default, the hardest case (every wave pairs nearly everybody, and
 the resignations of the heats just told arrive while the wave still makes the others),
 or, with ``--heat-seconds S``, after playing a random 0.5 S to 1.5 S, as players whose
-heats last do. It plays ``--heats`` heats and keeps following until the end.
+heats last do. It plays ``--heats`` heats and keeps following until the end. With
+``--upcoming`` the arena starts a minute after it is made, so the players join while it
+is upcoming and its first wave pairs them all at its start, as at a scheduled arena's
+start, with no joins arriving meanwhile (the run is a minute longer, and the service
+CPU figure includes that minute's upkeep).
 
 Figures:
 
@@ -39,7 +43,7 @@ Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
 
     python benchmarks/arena.py [--players 1000] [--heats 3] [--heat-seconds 0] [--wave 1]
-                               [--page-seconds 0.1] [--redis] [--quick]
+                               [--page-seconds 0.1] [--upcoming] [--redis] [--quick]
 """
 
 from __future__ import annotations
@@ -227,12 +231,15 @@ async def run(args: argparse.Namespace) -> int:
                 await wait_ready(http, service)
             made = await http.post(f"{services[0].url}/players", json={"name": "Host"})
             host = made.json()["player_token"]
-            body = {"mode": MODE, "name": "Benchmark", "minutes": 60}
+            body = {"mode": MODE, "name": "Benchmark", "minutes": 60, "starts_in": 0}
+            if args.upcoming:
+                body["starts_in"] = 1
             arena = await http.post(
                 f"{services[0].url}/arenas", json=body, headers={"authorization": f"Bearer {host}"}
             )
             arena.raise_for_status()
             arena_id = arena.json()["arena"]["arena_id"]
+            start_at = float(arena.json()["arena"]["start_at"])
             gate = asyncio.Semaphore(50)
 
             async def new_player(index: int) -> Player:
@@ -257,7 +264,7 @@ async def run(args: argparse.Namespace) -> int:
             tasks = [asyncio.create_task(play(p, arena_id, args, http, stop)) for p in players]
             waiting = [asyncio.create_task(p.done.wait()) for p in players]
             wait = WAIT_BASE_SECONDS + WAIT_PER_HEAT_SECONDS * args.players * args.heats / 2
-            wait += 1.5 * args.heat_seconds * args.heats
+            wait += 1.5 * args.heat_seconds * args.heats + (60 if args.upcoming else 0)
             _, pending = await asyncio.wait(waiting, timeout=wait)
             for task in pending:
                 task.cancel()
@@ -278,7 +285,7 @@ async def run(args: argparse.Namespace) -> int:
         if redis is not None:
             redis.stop()
         workdir.cleanup()
-    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu, lags)
+    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu, lags, start_at)
 
 
 def figures(
@@ -290,6 +297,7 @@ def figures(
     calls: int,
     redis_cpu: float,
     lags: list[float],
+    start_at: float,
 ) -> int:
     started = {h["race_id"]: h["started_at"] for h in heats}
     counted = [h for h in heats if h["outcomes"] is not None]
@@ -309,7 +317,8 @@ def figures(
         for race_id, at in player.resigned.items():
             over[race_id] = max(at, over.get(race_id, 0.0))
     for player in players:
-        previous = player.joined_ms
+        # A player who joined before the start is free from the start.
+        previous = max(player.joined_ms, start_at)
         for race_id, told in sorted(player.told.items(), key=lambda item: item[1]):
             if race_id in started:
                 pairing.append(max(0.0, told - started[race_id]) / 1000)
@@ -392,6 +401,8 @@ def figures(
         ]
     where = "two instances on one Redis" if args.redis else "one instance, memory store"
     lasting = f"heats of {args.heat_seconds:g} s" if args.heat_seconds else "heats resigned at once"
+    if args.upcoming:
+        lasting += ", all joined before the start"
     title = (
         f"Arena: {args.players} players, {args.heats} heats each, {lasting}, "
         f"waves every {args.wave:g} s, {where}, {os.cpu_count()} CPUs"
@@ -414,6 +425,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--page-seconds", type=float, default=0.1, help="ARENA_PAGE_SECONDS")
     parser.add_argument(
         "--redis", action="store_true", help="two instances on a private redis-server"
+    )
+    parser.add_argument(
+        "--upcoming",
+        action="store_true",
+        help="the arena starts a minute after it is made: everybody joins before its start",
     )
     parser.add_argument("--quick", action="store_true", help="20 players, 2 heats: a smoke run")
     args = parser.parse_args(argv)
