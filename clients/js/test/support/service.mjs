@@ -98,7 +98,7 @@ export async function startRedis() {
  * @returns {Promise<{ url: string, port: number, stop: () => Promise<void>, start: () => Promise<void> }>}
  */
 export async function startService(env = {}) {
-  const port = await freePort();
+  let port = await freePort();
   const settings = {
     STORE_URL: "memory://",
     LOG_LEVEL: "warning",
@@ -113,7 +113,7 @@ export async function startService(env = {}) {
     HOST: "127.0.0.1",
     PORT: String(port),
   };
-  const url = `http://127.0.0.1:${port}`;
+  let url = `http://127.0.0.1:${port}`;
   /** @type {import("node:child_process").ChildProcess | null} */
   let child = null;
   let stderr = "";
@@ -144,7 +144,19 @@ export async function startService(env = {}) {
       throw error;
     }
   };
-  await launch();
+  // A free port can be taken by another process between being found and being bound
+  // (the suites run many services at once): then the service starts on another.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes("address already in use")) throw error;
+      port = await freePort();
+      settings.PORT = String(port);
+      url = `http://127.0.0.1:${port}`;
+    }
+  }
   return {
     url,
     port,
