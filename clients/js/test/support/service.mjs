@@ -2,7 +2,7 @@
 // memory store or a private Redis server, and stops it after the test file.
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,17 +18,43 @@ export function python() {
   throw new Error("no .venv/bin/python: run `make test` (or set SOLITAIRE_PYTHON) first");
 }
 
-/** A free TCP port on loopback. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * Whether `port` (0: any) can be listened on now; the port listened on, or null.
+ * @param {number} port
+ * @returns {Promise<number | null>}
+ */
+function tryPort(port) {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-      server.close(() => resolve(port));
+    server.on("error", () => resolve(null));
+    server.listen(port, "127.0.0.1", () => {
+      const { port: bound } = /** @type {import("node:net").AddressInfo} */ (server.address());
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A free TCP port on loopback for a child process to listen on: drawn at random below the
+ * kernel's range for outgoing connections, as the Python suites do, since a port of that
+ * range can become the local port of any outgoing connection before the child binds it.
+ */
+export async function freePort() {
+  let ephemeral = 32_768;
+  try {
+    const range = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8");
+    ephemeral = Number(range.trim().split(/\s+/)[0]);
+  } catch {
+    // not Linux: its usual range
+  }
+  for (let tries = 0; ephemeral > 21_000 && tries < 200; tries += 1) {
+    const port = await tryPort(20_000 + Math.floor(Math.random() * (ephemeral - 20_000)));
+    if (port !== null) return port;
+  }
+  const any = await tryPort(0);
+  if (any === null) throw new Error("no free port on loopback");
+  return any;
 }
 
 /**
