@@ -11,7 +11,6 @@ topic (``arena_topic``) and read the page of standings they follow again.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -80,8 +79,6 @@ class Arenas:
         self.settings = settings
         # Milliseconds of server time.
         self.clock = clock
-        # Pages of standings being read, by (arena, first line): shared by the followers.
-        self._pages: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
         self.schedule = rules.parse_schedule(settings.arena_schedule, {str(m) for m in MODES})
 
     # ------------------------------------------------------------------ records
@@ -277,23 +274,6 @@ class Arenas:
             "final": bool(record.get("final")),
             "rows": rows,
         }
-
-    async def shared_page(self, arena_id: str, start: int) -> dict[str, Any]:
-        """A page of the standings from ``start`` (0-based) with the total and whether
-        final: one store read shared by every caller asking while it is under way."""
-        key = (arena_id, start)
-        running = self._pages.get(key)
-        if running is None:
-            running = asyncio.ensure_future(self._read_page(arena_id, start))
-            self._pages[key] = running
-            running.add_done_callback(lambda _: self._pages.pop(key, None))
-        return await asyncio.shield(running)
-
-    async def _read_page(self, arena_id: str, start: int) -> dict[str, Any]:
-        record = await self.record(arena_id)
-        rows = await self.page_rows(arena_id, start)
-        total = await from_store(self.arenas.count(arena_id))
-        return {"rows": rows, "total": total, "final": bool(record.get("final"))}
 
     async def page_rows(self, arena_id: str, start: int) -> list[dict[str, Any]]:
         ids = await from_store(self.arenas.standings(arena_id, start, start + PAGE_SIZE - 1))

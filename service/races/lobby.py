@@ -190,8 +190,13 @@ class RaceLobby:
     async def _create_games(self, doc: RaceDocument, players: list[RacePlayer]) -> None:
         """Each player's game exists from joining on, so it is there the moment the race
         starts; until then nobody may read it (see ``Races.stage``)."""
+        await self._seat_games(engine.GameCode.parse(doc.code), doc.race_id, players)
+
+    async def _seat_games(
+        self, code: engine.GameCode, race_id: str, players: list[RacePlayer]
+    ) -> None:
         seats = [(p.game_id, p.token_hash, p.account) for p in players]
-        await self.games.create_race_games(engine.GameCode.parse(doc.code), doc.race_id, seats)
+        await self.games.create_race_games(code, race_id, seats)
 
     async def answer(
         self, doc: RaceDocument, view: dict[str, Any] | None, token: str | None
@@ -313,8 +318,7 @@ class RaceLobby:
         race_id = new_id(12)
         # The games first: a race is never seen started without them. The race is
         # written once, started, with nobody yet to tell.
-        seated = [(p.game_id, p.token_hash, p.account) for p in players]
-        await self.games.create_race_games(code, race_id, seated)
+        await self._seat_games(code, race_id, players)
         doc = await self._create(
             game=mode.game.value,
             draw=mode.draw,

@@ -9,11 +9,11 @@ changed.
 The work is the instance's, not each connection's (``ArenaFollowers``): the instance
 listens to an arena's topic once, however many of its connections follow the arena,
 and the changes that arrive while it is telling the last ones are told together next.
-Each followed page is read once per telling and its message encoded once for every
-follower who was sent the page's previous lines; the own lines of the players named
-in the changes are read in one store call. The messages are queued on each
-connection's pump, never awaited: a follower that cannot keep up is cut off by its
-pump, as for game changes, and delays nobody else.
+Each followed page is read once per telling (the tellings of an arena take turns) and
+its message encoded once for every follower who was sent the page's previous lines;
+the own lines of the players named in the changes are read in one store call. The
+messages are queued on each connection's pump, never awaited: a follower that cannot
+keep up is cut off by its pump, as for game changes, and delays nobody else.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from ..arenas import PAGE_SIZE, Arenas, arena_topic, records
+from ..arenas import Arenas, arena_topic, records
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
 from ..protocol.ws import FollowArenaMessage, UnfollowArenaMessage
@@ -183,7 +183,7 @@ class ArenaFollowers:
             assert followed.listening is not None
             await asyncio.shield(followed.listening)
             async with followed.lock:
-                page = await self.arenas.shared_page(arena_id, (follower.page - 1) * PAGE_SIZE)
+                page = await self.arenas.standings(arena_id, follower.page)
                 rows = {row["rank"]: row for row in page["rows"]}
                 yous = await self._yous(arena_id, [follower])
                 lines = list(rows.values())
@@ -252,7 +252,7 @@ class ArenaFollowers:
         for follower in followed.followers:
             by_page.setdefault(follower.page, []).append(follower)
         for number, followers in by_page.items():
-            page = await self.arenas.shared_page(arena_id, (number - 1) * PAGE_SIZE)
+            page = await self.arenas.standings(arena_id, number)
             followed.total = page["total"]
             rows = {row["rank"]: row for row in page["rows"]}
             before = followed.pages.get(number)
