@@ -298,6 +298,13 @@ class Arenas:
         """How long the arena's keys live: to its end and ``KEPT_SECONDS`` more."""
         return int(max(1, (record["ends_at"] - self.clock()) // 1000) + KEPT_SECONDS)
 
-    async def publish(self, arena_id: str, changed: list[str], final: bool = False) -> None:
-        payload = orjson.dumps({"changed": changed, "final": final})
+    async def publish(
+        self, arena_id: str, changed: list[str], final: bool = False, more: bool = False
+    ) -> None:
+        """Tells the followers (on every instance) which players' lines changed; ``more``:
+        a wave's pairing goes on at once, and its last message will say so."""
+        news: dict[str, Any] = {"changed": changed, "final": final}
+        if more:
+            news["more"] = True
+        payload = orjson.dumps(news)
         await from_store(self.store.publish(arena_topic(arena_id), payload))

@@ -217,12 +217,18 @@ class ArenaWaves:
         made = 0
         # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
         # told as soon as it is made: the first players paired need not wait for the
-        # last.
-        for chunk in _chunks(rules.pair_free(free, rank)):
+        # last. Every message but the last says more follow, so that the followers send
+        # the players their heats first and the pages (whose "playing" marks each chunk
+        # changes) once, after the last: a page goes to every follower of it, and an
+        # arena's first wave pairs everybody at once.
+        chunks = _chunks(rules.pair_free(free, rank))
+        for number, chunk in enumerate(chunks, 1):
             heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
             paired = [p for players in await asyncio.gather(*heats) for p in players]
             made += len(paired) // 2
-            await self._tell(record["arena_id"], paired)
+            last = number == len(chunks)
+            if paired or (last and made):
+                await self.arenas.publish(record["arena_id"], paired, more=not last)
         return made
 
     async def _heat(

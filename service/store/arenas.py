@@ -92,6 +92,9 @@ class MemoryArenas(Arenas):
         self._entries: dict[str, dict[str, str]] = {}
         self._heats: dict[str, dict[str, str]] = {}
         self._scores: dict[str, dict[str, float]] = {}
+        # Arena id -> its standings as last sorted, until a score changes: each telling
+        # of the followers reads the ranks of the players it names.
+        self._sorted: dict[str, list[str]] = {}
         self._locks = OwnedLocks()
 
     async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
@@ -142,13 +145,19 @@ class MemoryArenas(Arenas):
             return all(table.get(key) == new for table, key, _, new in fields)
         for table, key, _, new in fields:
             table[key] = new
-        self._scores.setdefault(arena_id, {}).update(swap.scores)
+        if swap.scores:
+            self._scores.setdefault(arena_id, {}).update(swap.scores)
+            self._sorted.pop(arena_id, None)
         return True
 
     def _ranked(self, arena_id: str) -> list[str]:
-        scores = self._scores.get(arena_id, {})
-        # As Redis orders ZREVRANGE: score, then member, both descending.
-        return [p for _, p in sorted(((s, p) for p, s in scores.items()), reverse=True)]
+        ranked = self._sorted.get(arena_id)
+        if ranked is None:
+            scores = self._scores.get(arena_id, {})
+            # As Redis orders ZREVRANGE: score, then member, both descending.
+            ranked = [p for _, p in sorted(((s, p) for p, s in scores.items()), reverse=True)]
+            self._sorted[arena_id] = ranked
+        return ranked
 
     async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
         return self._ranked(arena_id)[start : stop + 1]

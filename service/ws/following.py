@@ -37,6 +37,9 @@ log = logging.getLogger("service.ws")
 
 # Arenas one connection may follow at once.
 MAX_FOLLOWED = 4
+# The longest a wave that says more of its pairing follows holds the pages back (seconds):
+# a wave whose instance stopped midway never sends its last message.
+MAX_PAGES_HELD = 1.0
 
 Rows = dict[int, dict[str, Any]]
 
@@ -73,9 +76,10 @@ class _Followed:
         "hub",
         "listening",
         "lock",
+        "more",
+        "owed_since",
         "pages",
         "pages_due",
-        "pages_owed",
         "task",
         "total",
         "wake",
@@ -92,10 +96,12 @@ class _Followed:
         self.pages: dict[int, Rows] = {}
         # Players in the standings, as last read.
         self.total = 0
-        # When the pages may next be told (event loop time), and whether changes since
-        # the last telling of them are still to be told.
+        # When the pages may next be told (event loop time), and since when changes
+        # have not been told in them (None: every change was).
         self.pages_due = 0.0
-        self.pages_owed = False
+        self.owed_since: float | None = None
+        # The last message said a wave's pairing goes on: the pages wait for its end.
+        self.more = False
         self.wake = asyncio.Event()
         # The players named by the changes not told yet; ``everyone``: any line may have
         # changed (the feed was lost a while).
@@ -109,10 +115,14 @@ class _Followed:
         """Called by the store for a message on the arena's topic; never blocks."""
         if delivery.payload is None:
             self.everyone = True
+            self.more = False
         else:
             news = orjson.loads(delivery.payload)
             self.changed.update(news.get("changed", []))
             self.final = self.final or bool(news.get("final"))
+            self.more = bool(news.get("more"))
+        if self.owed_since is None:
+            self.owed_since = asyncio.get_running_loop().time()
         self.wake.set()
         if self.task is None:
             self.task = asyncio.create_task(self._tell_all())
@@ -129,12 +139,12 @@ class _Followed:
                     if self.changed or self.everyone or self.final:
                         changed, everyone, final = self.changed, self.everyone, self.final
                         self.changed, self.everyone, self.final = set(), False, False
-                        pages = final or everyone or loop.time() >= self.pages_due
+                        pages = final or everyone or loop.time() >= self._pages_at()
                         await self._tell(changed, everyone, final, pages)
                         continue
-                    if not self.pages_owed:
+                    if self.owed_since is None:
                         return
-                    wait = self.pages_due - loop.time()
+                    wait = self._pages_at() - loop.time()
                     if wait <= 0:
                         await self._tell(set(), False, False, True)
                         continue
@@ -144,15 +154,22 @@ class _Followed:
         finally:
             self.task = None
 
+    def _pages_at(self) -> float:
+        """When the pages may be told next. Own lines (a player's new heat) go out at
+        once; a page, whose message goes to every follower of it, at most every
+        ``ARENA_PAGE_SECONDS``, and while a wave's pairing goes on, after its last
+        chunk: a wave that pairs hundreds of players a chunk at a time tells the
+        followers of a page once, after telling every player their heat."""
+        if self.more and self.owed_since is not None:
+            return max(self.pages_due, self.owed_since + MAX_PAGES_HELD)
+        return self.pages_due
+
     async def _tell(self, changed: set[str], everyone: bool, final: bool, pages: bool) -> None:
         if pages:
-            # Own lines (a player's new heat) go out at once; a page, whose message goes
-            # to every follower of it, at most every ``ARENA_PAGE_SECONDS``: a wave that
-            # pairs hundreds of players a chunk at a time tells the followers of the top
-            # page once or twice, not once a chunk.
             every = self.hub.arenas.settings.arena_page_seconds
             self.pages_due = asyncio.get_running_loop().time() + every
-        self.pages_owed = not pages
+            # Cleared before the telling: a change that arrives during it is owed.
+            self.owed_since = None
         try:
             await self.hub.tell(self, changed, everyone, final, pages)
         except (ServiceError, StoreUnavailable) as exc:
@@ -249,7 +266,9 @@ class ArenaFollowers:
                     follower.send(_message(arena_id, follower, unread, False, [], you))
             return
         by_page: dict[int, list[Follower]] = {}
-        for follower in followed.followers:
+        # Those named by the changes first: a player's new heat is queued before the page
+        # goes out to everybody else.
+        for follower in [*mine, *(f for f in followed.followers if f not in yous)]:
             by_page.setdefault(follower.page, []).append(follower)
         for number, followers in by_page.items():
             page = await self.arenas.standings(arena_id, number)

@@ -14,9 +14,10 @@ import pytest
 from starlette.applications import Starlette
 
 from service.app import create_app
-from service.arenas import arena_topic
+from service.arenas import arena_topic, waves
 from service.config import Settings
 from service.support.metrics import Metrics
+from service.ws import following as following_module
 from service.ws.following import ArenaFollowers, Follower
 from service.ws.frames import Outbox
 from service.ws.pump import Pump
@@ -171,3 +172,60 @@ async def test_a_follower_that_cannot_keep_up_is_cut_off_and_delays_nobody(
         assert len(sent) == 1 + 2 * len(players)
     finally:
         await pump.stop()
+
+
+async def test_a_wave_tells_every_player_their_heat_before_it_tells_the_page(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pages could go at every chunk of the wave; two heats a chunk, four chunks.
+    monkeypatch.setattr(app.state.settings, "arena_page_seconds", 0.0)
+    monkeypatch.setattr(waves, "_AT_ONCE", 2)
+    state = app.state
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 8)
+    log: list[tuple[str, dict[str, Any]]] = []
+
+    def following(name: str, player: dict[str, Any] | None) -> Follower:
+        token = player["player_token"] if player else None
+        player_id = player["player_id"] if player else None
+        return Follower(1, token, player_id, lambda b: log.append((name, orjson.loads(b))))
+
+    await hub.add(arena_id, following("watcher", None), "w")
+    for player in players:
+        await hub.add(arena_id, following(player["name"], player), player["name"])
+    del log[:]
+
+    assert await state.arena_waves.wave() == 4
+    await _told(hub, arena_id)
+    pages = [n for n, (name, message) in enumerate(log) if name == "watcher"]
+    # The page once, after the last chunk, with every player playing.
+    assert len(pages) == 1
+    assert all(row["playing"] for row in log[pages[0]][1]["rows"])
+    heats = {name: n for n, (name, message) in enumerate(log) if (message["you"] or {}).get("heat")}
+    assert sorted(heats) == sorted(p["name"] for p in players)
+    assert max(heats.values()) < pages[0]
+
+
+async def test_pages_held_for_a_wave_that_never_ends_go_out_after_a_while(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app.state.settings, "arena_page_seconds", 0.0)
+    monkeypatch.setattr(following_module, "MAX_PAGES_HELD", 0.3)
+    state = app.state
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 2)
+    watcher, watched = _follower()
+    await hub.add(arena_id, watcher, "w")
+    publish = state.arenas.publish
+
+    async def saying_more(arena_id: str, changed: list[str], **_: Any) -> None:
+        # As a wave whose instance stopped before its last chunk leaves it.
+        await publish(arena_id, changed, more=True)
+
+    monkeypatch.setattr(state.arenas, "publish", saying_more)
+    await state.arenas.leave(arena_id, players[0]["player_token"])
+    await asyncio.sleep(0.1)
+    assert len(watched) == 1
+    await _told(hub, arena_id)
+    assert len(watched) == 2
+    assert [row["present"] for row in orjson.loads(watched[-1])["rows"]] == [False]
