@@ -102,10 +102,18 @@ class ErrorMessage(Model):
     id: RequestId | None = None
     code: ErrorCode
     message: str
+    message_en: str | None = Field(
+        None, description="A message for people, in English, where the error has one."
+    )
+    message_fi: str | None = Field(None, description="The same message in Finnish.")
     game_id: GameId | None = None
     race_id: RaceId | None = None
     current_version: int | None = None
     reason: str | None = None
+    retry_after: int | None = Field(None, description="For `rate_limited`: seconds to wait.")
+    seek_id: str | None = Field(
+        None, description="For `already_seeking`: your seek already waiting (in any mode)."
+    )
 
 
 class RaceMessage(Model):

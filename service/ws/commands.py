@@ -20,6 +20,7 @@ from ..protocol.ws import (
     ActionMessage,
     CancelSeekMessage,
     ClientMessage,
+    ErrorMessage,
     FollowArenaMessage,
     HelloMessage,
     HintMessage,
@@ -117,14 +118,16 @@ class Commands:
                 }
             )
         except ServiceError as exc:
+            # The error's fields as over REST (its messages in both languages, the seek
+            # that already waits), those the message has.
+            extra = {k: v for k, v in exc.extra.items() if k in ErrorMessage.model_fields}
             await outbox.error(
                 exc.code,
                 exc.message,
                 request_id,
                 game_id=getattr(message, "game_id", None),
                 race_id=getattr(message, "race_id", None),
-                current_version=exc.extra.get("current_version"),
-                reason=exc.extra.get("reason"),
+                **extra,
             )
 
     async def read_or_refuse(self, data: bytes) -> ClientMessage | None:

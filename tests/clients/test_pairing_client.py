@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from solitaire_client import (
+    AlreadySeeking,
     Connection,
     SeekCancelled,
     SeekLost,
@@ -115,6 +116,20 @@ async def test_a_seek_cancelled_or_closed_over_the_socket_pairs_nobody(service_u
     assert seek_of_dee.race is not None and seek_of_dee.race.opponent.name == "Cy"
     for client in (ada, bob, cy, dee):
         await client.aclose()
+
+
+async def test_a_second_seek_over_the_socket_names_the_seek_that_waits(service_url: str) -> None:
+    (ada,) = await players(service_url, "Ada")
+    assert ada.player_token
+    async with Connection(service_url) as ada_ws:
+        # A mode whose other seeks in these tests are cancelled: Ada waits alone.
+        waiting = await SeekSession(ada_ws, ada.player_token, "DS.D3V").start()
+        with pytest.raises(AlreadySeeking) as refused:
+            await SeekSession(ada_ws, ada.player_token, "DS.D1N").start()
+        assert refused.value.seek_id == waiting.seek_id
+        assert "DS.D3V" in refused.value.message
+        assert (await ada.cancel_seek(waiting.seek_id)).status == "cancelled"
+    await ada.aclose()
 
 
 def cut(connection: Connection) -> None:

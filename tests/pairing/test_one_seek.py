@@ -121,6 +121,9 @@ def test_rest_and_websocket_seeks_in_another_mode_are_refused(service: CheckedCl
         ws.send_json({"type": "seek", "id": "s", "mode": "DS.D1V", "token": ada["player_token"]})
         answer = recv(ws)
         assert answer["type"] == "error" and answer["code"] == "already_seeking", answer
+        # As over REST: the seek that waits, and messages for people in both languages.
+        assert answer["seek_id"] == first["seek_id"] and answer["id"] == "s"
+        assert "TF.D1N" in answer["message_en"] and "TF.D1N" in answer["message_fi"]
     # Bob waits in DS.D3N, where Ada was refused: nobody to pair him with.
     bob_seek = seek(service, bob, "DS.D3N").json()["seek"]
     assert wave(service) == 0

@@ -129,7 +129,9 @@ export function fromProblem(status, body, retryAfterHeader) {
  * @param {ErrorMessage} frame
  */
 export function fromErrorFrame(frame) {
-  return new SolitaireError(frame.code, frame.message, {
+  return new SolitaireError(frame.code, frame.message_en ?? frame.message, {
+    messageFi: frame.message_fi ?? null,
+    retryAfter: frame.retry_after ?? null,
     currentVersion: frame.current_version ?? null,
     reason: frame.reason ?? null,
     requestId: frame.id ?? null,

@@ -133,8 +133,16 @@ test("a refused seek rejects with the service's code", async () => {
   await assert.rejects(anonymous.pairing.seekNow("TF.D1N"), { code: "unauthorized" });
   const ada = await player("Ada");
   const first = ada.pairing.live("DS.D1V");
-  await waited(first);
-  await assert.rejects(ada.pairing.seekNow("DS.D1V"), { code: "already_seeking", rule: null });
+  const waiting = await waited(first);
+  await assert.rejects(ada.pairing.seekNow("DS.D1V"), (error) => {
+    assert.equal(error.code, "already_seeking");
+    assert.equal(error.rule, null);
+    // The seek that waits, named as over REST, and the refusal in both languages.
+    assert.equal(error.body.seek_id, waiting.seek_id);
+    assert.match(error.messageEn, /DS\.D1V/);
+    assert.match(error.messageFi, /DS\.D1V/);
+    return true;
+  });
   assert.equal(await first.cancel(), null);
   await assert.rejects(first.result, { code: "cancelled" });
   anonymous.close();

@@ -140,6 +140,9 @@ def error_from_message(message: ErrorMessage) -> ProtocolError:
         message.message,
         current_version=message.current_version,
         reason=message.reason,
+        message_en=message.message_en,
+        message_fi=message.message_fi,
+        seek_id=message.seek_id,
     )
 
 

@@ -222,10 +222,10 @@ class SeekSession:
             return None
 
     async def _take_over(self, seek_id: str | None) -> SeekView | None:
-        """Cancels the player's waiting seek, ``seek_id``; unnamed (a WebSocket refusal
-        does not say), it is found by a REST seek, whose refusal names it, or which is
-        itself cancelled when nothing waited any more. The seek if a wave paired it
-        first, else None."""
+        """Cancels the player's waiting seek, ``seek_id``; unnamed (by a service older
+        than the refusal's ``seek_id`` over the WebSocket), it is found by a REST seek,
+        whose refusal names it, or which is itself cancelled when nothing waited any
+        more. The seek if a wave paired it first, else None."""
         if seek_id is None:
             try:
                 async with self._rest() as rest:

@@ -361,10 +361,26 @@ export interface ErrorMessage {
   id?: string | null;
   code: ErrorCode;
   message: string;
+  /**
+   * A message for people, in English, where the error has one.
+   */
+  message_en?: string | null;
+  /**
+   * The same message in Finnish.
+   */
+  message_fi?: string | null;
   game_id?: string | null;
   race_id?: string | null;
   current_version?: number | null;
   reason?: string | null;
+  /**
+   * For `rate_limited`: seconds to wait.
+   */
+  retry_after?: number | null;
+  /**
+   * For `already_seeking`: your seek already waiting (in any mode).
+   */
+  seek_id?: string | null;
 }
 export interface PongMessage {
   type: "pong";
