@@ -38,6 +38,8 @@ _SCHEDULE_EVERY = 30.0
 # for how many heats at most in one wave (``_deep_reads``).
 _DEEP_EVERY = 10.0
 _DEEP_PER_WAVE = 16
+# How long before an arena's start its first wave's deals are made (milliseconds).
+_DEAL_AHEAD_MS = 15_000
 
 
 class ArenaWaves:
@@ -47,6 +49,7 @@ class ArenaWaves:
         self.updates = updates
         self.clock = arenas.clock
         self.owner = new_id(9)
+        self.openings = arenas.lobby.games.openings
         # Arena id -> race id of an open heat -> when its games were last read (event
         # loop time), for ``_deep_reads``.
         self._checked: dict[str, dict[str, float]] = {}
@@ -84,7 +87,21 @@ class ArenaWaves:
             if record.get("final") or record.get("cancelled"):
                 continue
             made += await self.arena_wave(record)
+        await self._deal_ahead(now)
         return made
+
+    async def _deal_ahead(self, now: int) -> None:
+        """Deals the first heats of the arenas starting soon, one per two players joined:
+        their first wave pairs everybody at once."""
+        heats: dict[engine.Mode, int] = {}
+        for text in await self.store.starting(now + 1, now + _DEAL_AHEAD_MS, 100):
+            record = orjson.loads(text)
+            mode = engine.Mode.find(record["mode"], engine.Mode.all())
+            if mode is None or record.get("cancelled"):
+                continue
+            heats[mode] = heats.get(mode, 0) + await self.store.count(record["arena_id"]) // 2
+        for mode, count in heats.items():
+            await self.openings.prepare(mode, count)
 
     async def arena_wave(self, record: dict[str, Any]) -> int:
         arena_id = record["arena_id"]

@@ -16,6 +16,7 @@ from ..support.ids import new_id
 from ..support.metrics import Metrics
 from .hooks import PlayerHooks, RaceHooks
 from .live import LiveGame, LiveGames
+from .openings import Openings
 from .reads import GameReads
 
 
@@ -39,6 +40,7 @@ class GameCreation(GameReads):
         )
         # The live copies of games kept between their actions on this instance.
         self._live = LiveGames()
+        self.openings = Openings()
 
     async def create(
         self,
@@ -117,11 +119,16 @@ class GameCreation(GameReads):
         }
 
     async def create_race_games(
-        self, code: engine.GameCode, race_id: str, seats: list[tuple[str, str, str]]
+        self,
+        code: engine.GameCode,
+        race_id: str,
+        seats: list[tuple[str, str, str]],
+        opening: str | None = None,
     ) -> None:
         """The games of a race's seats (game id, token hash, player id), all on one deal:
-        dealt once and written as one text."""
-        state = engine.new_game(code).serialize()
+        dealt once (or ahead: ``opening``, the position ``code`` deals) and written as one
+        text."""
+        state = opening or engine.new_game(code).serialize()
         created = self.now_ms()
         for game_id, token_hash, player_id in seats:
             stored = StoredGame(

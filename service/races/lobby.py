@@ -196,10 +196,14 @@ class RaceLobby:
         await self._seat_games(engine.GameCode.parse(doc.code), doc.race_id, players)
 
     async def _seat_games(
-        self, code: engine.GameCode, race_id: str, players: list[RacePlayer]
+        self,
+        code: engine.GameCode,
+        race_id: str,
+        players: list[RacePlayer],
+        opening: str | None = None,
     ) -> None:
         seats = [(p.game_id, p.token_hash, p.account) for p in players]
-        await self.games.create_race_games(code, race_id, seats)
+        await self.games.create_race_games(code, race_id, seats, opening)
 
     async def answer(
         self, doc: RaceDocument, view: dict[str, Any] | None, token: str | None
@@ -313,15 +317,16 @@ class RaceLobby:
     ) -> RaceDocument:
         """A rated race of two seats (name, race token hash, player id) made by quick
         pairing or an arena's wave, its countdown running: a certified deal when one is
-        ready, else a secret one (both secret until the race is over). Its time limit is
+        ready, else a secret one, dealt ahead when one is (``games.openings``); both
+        secret until the race is over. Its time limit is
         quick pairing's unless given."""
         certified = await self.analysis.take_winnable_now(mode)
-        code = certified or mode.random_secret()
+        code, opening = (certified, None) if certified else self.games.openings.take(mode)
         players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
         race_id = new_id(12)
         # The games first: a race is never seen started without them. The race is
         # written once, started, with nobody yet to tell.
-        await self._seat_games(code, race_id, players)
+        await self._seat_games(code, race_id, players, opening)
         doc = await self._create(
             game=mode.game.value,
             draw=mode.draw,
