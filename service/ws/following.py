@@ -74,9 +74,9 @@ class _Followed:
         "final",
         "followers",
         "hub",
+        "holding",
         "listening",
         "lock",
-        "more",
         "owed_since",
         "pages",
         "pages_due",
@@ -100,8 +100,9 @@ class _Followed:
         # have not been told in them (None: every change was).
         self.pages_due = 0.0
         self.owed_since: float | None = None
-        # The last message said a wave's pairing goes on: the pages wait for its end.
-        self.more = False
+        # The changes owed are a wave's pairing, which goes on: the pages wait for its
+        # end. Changes owed before it (heats counted) are told when due all the same.
+        self.holding = False
         self.wake = asyncio.Event()
         # The players named by the changes not told yet; ``everyone``: any line may have
         # changed (the feed was lost a while).
@@ -113,16 +114,19 @@ class _Followed:
 
     def deliver(self, delivery: Delivery) -> None:
         """Called by the store for a message on the arena's topic; never blocks."""
+        more = False
         if delivery.payload is None:
             self.everyone = True
-            self.more = False
         else:
             news = orjson.loads(delivery.payload)
             self.changed.update(news.get("changed", []))
             self.final = self.final or bool(news.get("final"))
-            self.more = bool(news.get("more"))
+            more = bool(news.get("more"))
         if self.owed_since is None:
             self.owed_since = asyncio.get_running_loop().time()
+            self.holding = more
+        elif not more:
+            self.holding = False
         self.wake.set()
         if self.task is None:
             self.task = asyncio.create_task(self._tell_all())
@@ -159,8 +163,9 @@ class _Followed:
         once; a page, whose message goes to every follower of it, at most every
         ``ARENA_PAGE_SECONDS``, and while a wave's pairing goes on, after its last
         chunk: a wave that pairs hundreds of players a chunk at a time tells the
-        followers of a page once, after telling every player their heat."""
-        if self.more and self.owed_since is not None:
+        followers of a page once, after telling every player their heat. Heats counted
+        are not held back by the pairing that follows them."""
+        if self.holding and self.owed_since is not None:
             return max(self.pages_due, self.owed_since + MAX_PAGES_HELD)
         return self.pages_due
 

@@ -229,3 +229,30 @@ async def test_pages_held_for_a_wave_that_never_ends_go_out_after_a_while(
     await _told(hub, arena_id)
     assert len(watched) == 2
     assert [row["present"] for row in orjson.loads(watched[-1])["rows"]] == [False]
+
+
+async def test_heats_counted_before_a_wave_pairs_are_not_held_back_by_its_pairing(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app.state.settings, "arena_page_seconds", 0.3)
+    monkeypatch.setattr(following_module, "MAX_PAGES_HELD", 30.0)
+    state = app.state
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 3)
+    watcher, watched = _follower()
+    await hub.add(arena_id, watcher, "w")
+    # A page told just now: the next change (as a heat counted) is owed until it is due.
+    await state.arenas.leave(arena_id, players[0]["player_token"])
+    await _told(hub, arena_id)
+    await state.arenas.leave(arena_id, players[1]["player_token"])
+    publish = state.arenas.publish
+
+    async def saying_more(arena_id: str, changed: list[str], **_: Any) -> None:
+        await publish(arena_id, changed, more=True)
+
+    # Then a wave's pairing begins: the owed change goes out when due, with the pairing's.
+    monkeypatch.setattr(state.arenas, "publish", saying_more)
+    await state.arenas.leave(arena_id, players[2]["player_token"])
+    await _told(hub, arena_id)
+    told = [orjson.loads(m)["rows"] for m in watched[2:]]
+    assert sorted(row["name"] for rows in told for row in rows) == ["P1", "P2"]
