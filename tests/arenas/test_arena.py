@@ -5,13 +5,11 @@ Waves run when the test says, and the clock moves instead of the test waiting.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.arenas.support import (
-    arena_service,
     join,
     make_arena,
     mine,
@@ -25,17 +23,6 @@ from tests.players.conftest import new_player
 from tests.races.race_support import Clock
 from tests.service.helpers import greet, recv, recv_until
 from tests.support import CheckedClient, auth
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store_url: str, clock: Clock) -> Iterator[CheckedClient]:
-    with arena_service(store_url, clock) as client:
-        yield client
 
 
 def players(service: CheckedClient, *names: str) -> list[dict[str, Any]]:

@@ -59,6 +59,17 @@ def _follower(player: dict[str, Any] | None = None, page: int = 1) -> tuple[Foll
     return Follower(page, token, player_id, sent.append), sent
 
 
+def _saying_more(app: Starlette, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every change the arena publishes from now on says more of a wave's pairing
+    follows."""
+    publish = app.state.arenas.publish
+
+    async def saying_more(arena_id: str, changed: list[str], **_: Any) -> None:
+        await publish(arena_id, changed, more=True)
+
+    monkeypatch.setattr(app.state.arenas, "publish", saying_more)
+
+
 async def _told(hub: ArenaFollowers, arena_id: str) -> None:
     """Until the arena's telling (and any page owed) is over."""
     followed = hub._followed[arena_id]
@@ -216,13 +227,8 @@ async def test_pages_held_for_a_wave_that_never_ends_go_out_after_a_while(
     arena_id, players = await _arena(app, 2)
     watcher, watched = _follower()
     await hub.add(arena_id, watcher, "w")
-    publish = state.arenas.publish
-
-    async def saying_more(arena_id: str, changed: list[str], **_: Any) -> None:
-        # As a wave whose instance stopped before its last chunk leaves it.
-        await publish(arena_id, changed, more=True)
-
-    monkeypatch.setattr(state.arenas, "publish", saying_more)
+    # As a wave whose instance stopped before its last chunk leaves it.
+    _saying_more(app, monkeypatch)
     await state.arenas.leave(arena_id, players[0]["player_token"])
     await asyncio.sleep(0.1)
     assert len(watched) == 1
@@ -245,13 +251,8 @@ async def test_heats_counted_before_a_wave_pairs_are_not_held_back_by_its_pairin
     await state.arenas.leave(arena_id, players[0]["player_token"])
     await _told(hub, arena_id)
     await state.arenas.leave(arena_id, players[1]["player_token"])
-    publish = state.arenas.publish
-
-    async def saying_more(arena_id: str, changed: list[str], **_: Any) -> None:
-        await publish(arena_id, changed, more=True)
-
     # Then a wave's pairing begins: the owed change goes out when due, with the pairing's.
-    monkeypatch.setattr(state.arenas, "publish", saying_more)
+    _saying_more(app, monkeypatch)
     await state.arenas.leave(arena_id, players[2]["player_token"])
     await _told(hub, arena_id)
     told = [orjson.loads(m)["rows"] for m in watched[2:]]

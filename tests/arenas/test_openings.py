@@ -4,14 +4,12 @@ before its start, which its first wave then takes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from service import engine
 from service.games import openings as openings_module
 from service.games.openings import Openings
-from tests.arenas.support import arena_service, join, mine, wave
+from tests.arenas.support import join, mine, wave
 from tests.players.conftest import new_player
 from tests.races.race_support import Clock
 from tests.support import CheckedClient, auth
@@ -47,17 +45,6 @@ async def test_the_reserve_is_bounded_and_not_dealt_again(
     # Two were still ready: none dealt, and the one taken is not taken again.
     assert openings.ready(TF) == 2
     assert first not in [openings.take(TF), openings.take(TF)]
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def service(store_url: str, clock: Clock) -> Iterator[CheckedClient]:
-    with arena_service(store_url, clock) as client:
-        yield client
 
 
 def test_an_arena_s_first_heats_are_dealt_before_its_start(
