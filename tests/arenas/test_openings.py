@@ -67,7 +67,10 @@ def test_an_arena_s_first_heats_are_dealt_before_its_start(
     clock.jump_past(arena["start_at"])
     assert wave(service) == 2
     assert openings.ready(TF) == 0
-    races = {mine(service, arena["arena_id"], p)["heat"]["race_id"] for p in joining[:4]}
+    # Who of five equals sits out is the standings' tie order, not the join order.
+    heats = [mine(service, arena["arena_id"], p)["heat"] for p in joining]
+    races = {heat["race_id"] for heat in heats if heat is not None}
+    assert sum(heat is None for heat in heats) == 1 and len(races) == 2
     assert service.portal is not None
     updates = service.app.state.races.updates  # type: ignore[attr-defined]
     dealt = {
