@@ -57,11 +57,18 @@ class RaceUpdates:
         self.refusal = refusal
         # Milliseconds of server time.
         self.clock = clock
+        # A race's timers wait as event loop timers, and become tasks only when due: an
+        # arena's first wave starts hundreds of races at once, each with two timers.
+        self._waiting: dict[int, asyncio.TimerHandle] = {}
+        self._timer_count = 0
         self._timers: set[asyncio.Task[None]] = set()
         # Game id -> (race id, player id), learnt from every document read.
         self.player_of_game: dict[str, tuple[str, str]] = {}
 
     async def close(self) -> None:
+        for handle in self._waiting.values():
+            handle.cancel()
+        self._waiting.clear()
         for task in list(self._timers):
             await cancel_and_wait(task)
 
@@ -294,12 +301,23 @@ class RaceUpdates:
 
     def _later(self, at_ms: int, work: Callable[[], Awaitable[None]]) -> None:
         """Runs ``work`` at server time ``at_ms``; other instances act lazily instead."""
+        self._timer_count += 1
+        self._wait(self._timer_count, at_ms, work)
+
+    def _wait(self, key: int, at_ms: int, work: Callable[[], Awaitable[None]]) -> None:
+        loop = asyncio.get_running_loop()
+        wait = max(0, at_ms - self.clock()) / 1000
+        self._waiting[key] = loop.call_later(wait, self._due, key, at_ms, work)
+
+    def _due(self, key: int, at_ms: int, work: Callable[[], Awaitable[None]]) -> None:
+        del self._waiting[key]
+        # The event loop's clock and the wall clock can disagree by a little: a timer that
+        # woke early must not announce a race that has not started yet.
+        if at_ms > self.clock():
+            self._wait(key, at_ms, work)
+            return
 
         async def run() -> None:
-            # The event loop's clock and the wall clock can disagree by a little: a timer
-            # that woke early must not announce a race that has not started yet.
-            while (wait := at_ms - self.clock()) > 0:
-                await asyncio.sleep(wait / 1000)
             try:
                 await work()
             except (ServiceError, StoreUnavailable) as exc:
