@@ -37,24 +37,32 @@ Figures:
   window (its ``used_cpu_sys`` and ``used_cpu_user``), per heat;
 - ``arena.cpu_ms_per_heat``: CPU of the service processes over the same window, per heat;
 - ``arena.driver_lag_p99_ms``: how late the driver's own event loop runs a 10 ms timer,
-  which every latency figure above may include.
+  which every latency figure above may include (pooled over the driver processes).
+
+With ``--driver-processes N`` the players are split over N spawned driver processes, each
+with its own event loop and HTTP client: heats resigned at once keep one driver's loop
+hundreds of milliseconds late, and what it stamps late is the driver's delay, not the
+service's. Times are wall-clock milliseconds, comparable across the processes.
 
 Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
 
     python benchmarks/arena.py [--players 1000] [--heats 3] [--heat-seconds 0] [--wave 1]
-                               [--page-seconds 0.1] [--upcoming] [--redis] [--quick]
+                               [--page-seconds 0.1] [--upcoming] [--redis]
+                               [--driver-processes 1] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,18 +96,34 @@ def now_ms() -> float:
     return time.time() * 1000
 
 
-@dataclass
-class Player:
+@dataclass(frozen=True)
+class Seat:
+    """A player made for the run, and the instance it plays on (picklable: a driver
+    process gets its share of them)."""
+
     index: int
-    service: Process
+    url: str
+    port: int
     token: str
+
+
+@dataclass
+class Played:
+    """What the driver saw of one player (wall-clock ms, comparable across processes)."""
+
     joined_ms: float = 0.0
-    # Race id -> when the socket received the heat (wall ms).
+    # Race id -> when the socket received the heat.
     told: dict[str, float] = field(default_factory=dict)
-    # Race id -> when its resignation was answered (wall ms).
+    # Race id -> when its resignation was answered.
     resigned: dict[str, float] = field(default_factory=dict)
     # (received at, player id, heats) of every changed line after the first page.
     lines: list[tuple[float, str, int]] = field(default_factory=list)
+
+
+@dataclass
+class Player:
+    seat: Seat
+    played: Played = field(default_factory=Played)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -107,17 +131,23 @@ async def play(
     player: Player, arena_id: str, args: argparse.Namespace, http: Any, stop: asyncio.Event
 ) -> None:
     heats = args.heats
-    base = player.service.url
-    auth = {"authorization": f"Bearer {player.token}"}
-    async with ws_connect(player.service.port) as ws:
+    base = player.seat.url
+    seen = player.played
+    auth = {"authorization": f"Bearer {player.seat.token}"}
+    async with ws_connect(player.seat.port) as ws:
         await ws.send('{"type": "hello", "protocol": 1}')
         await recv_json(ws)
-        follow = {"type": "follow_arena", "id": "f", "arena_id": arena_id, "token": player.token}
+        follow = {
+            "type": "follow_arena",
+            "id": "f",
+            "arena_id": arena_id,
+            "token": player.seat.token,
+        }
         await ws.send(orjson.dumps(follow).decode())
         first = await recv_json(ws)
         assert first["type"] == "arena_standings", first
         known = {row["player_id"]: row["heats"] for row in first["rows"]}
-        player.joined_ms = now_ms()
+        seen.joined_ms = now_ms()
         joined = await http.post(f"{base}/arenas/{arena_id}/players", headers=auth)
         joined.raise_for_status()
         resigning: set[asyncio.Task[Any]] = set()
@@ -134,22 +164,86 @@ async def play(
                 rows.append(message["you"])
             for row in rows:
                 if row["heats"] > known.get(row["player_id"], 0):
-                    player.lines.append((at, row["player_id"], row["heats"]))
+                    seen.lines.append((at, row["player_id"], row["heats"]))
                 known[row["player_id"]] = row["heats"]
             heat = (message.get("you") or {}).get("heat")
-            if heat and heat["race_id"] not in player.told and len(player.told) < heats:
-                player.told[heat["race_id"]] = at
+            if heat and heat["race_id"] not in seen.told and len(seen.told) < heats:
+                seen.told[heat["race_id"]] = at
                 url = f"{base}/races/{heat['race_id']}/resign"
                 playing = args.heat_seconds * random.uniform(0.5, 1.5)
                 race_id = heat["race_id"]
                 task = asyncio.create_task(
-                    resign(http, url, heat["player_token"], playing, player.resigned, race_id)
+                    resign(http, url, heat["player_token"], playing, seen.resigned, race_id)
                 )
                 resigning.add(task)
                 task.add_done_callback(resigning.discard)
-                if len(player.told) == heats:
+                if len(seen.told) == heats:
                     player.done.set()
         await asyncio.gather(*resigning, return_exceptions=True)
+
+
+async def drive(
+    seats: list[Seat], arena_id: str, args: argparse.Namespace
+) -> tuple[list[Played], list[float]]:
+    """Plays ``seats`` to the end of the run: what each player saw, and the driver's lags."""
+    import httpx2
+
+    # The driver's own collector tuned as the service's is: a full collection over
+    # 1,000 connections' objects stalled the driver for 100 ms and more, and the
+    # frames it read meanwhile were stamped late.
+    from service.server import tune_garbage_collector
+
+    tune_garbage_collector()
+    stop = asyncio.Event()
+    lags: list[float] = []
+    players = [Player(seat) for seat in seats]
+    limits = httpx2.Limits(max_connections=200)
+    async with httpx2.AsyncClient(trust_env=False, timeout=60, limits=limits) as http:
+        watching = asyncio.create_task(driver_lag(lags, stop))
+        tasks = [asyncio.create_task(play(p, arena_id, args, http, stop)) for p in players]
+        waiting = [asyncio.create_task(p.done.wait()) for p in players]
+        wait = WAIT_BASE_SECONDS + WAIT_PER_HEAT_SECONDS * args.players * args.heats / 2
+        wait += 1.5 * args.heat_seconds * args.heats + (60 if args.upcoming else 0)
+        _, pending = await asyncio.wait(waiting, timeout=wait)
+        for task in pending:
+            task.cancel()
+        # The last heats ended by the last resignations: let a wave count them.
+        await asyncio.sleep(args.wave * 2 + 1)
+        stop.set()
+        await watching
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return [p.played for p in players], lags
+
+
+def drive_in_process(
+    seats: list[Seat], arena_id: str, args: argparse.Namespace
+) -> tuple[list[Played], list[float]]:
+    """``drive`` in a spawned driver process (``--driver-processes``)."""
+    return run_driver(drive(seats, arena_id, args))
+
+
+async def drive_all(
+    seats: list[Seat], arena_id: str, args: argparse.Namespace
+) -> tuple[list[Played], list[float]]:
+    """Every player driven: from this process, or split over ``--driver-processes``
+    spawned ones, their players' records and lags pooled."""
+    if args.driver_processes == 1:
+        return await drive(seats, arena_id, args)
+    shares = [seats[i :: args.driver_processes] for i in range(args.driver_processes)]
+    context = multiprocessing.get_context("spawn")
+    loop = asyncio.get_running_loop()
+    with ProcessPoolExecutor(args.driver_processes, mp_context=context) as pool:
+        runs = [
+            loop.run_in_executor(pool, drive_in_process, share, arena_id, args) for share in shares
+        ]
+        done = await asyncio.gather(*runs)
+    # Back in the order of ``seats``.
+    by_index: dict[int, Played] = {}
+    lags: list[float] = []
+    for share, (played, share_lags) in zip(shares, done, strict=True):
+        by_index.update((seat.index, p) for seat, p in zip(share, played, strict=True))
+        lags += share_lags
+    return [by_index[seat.index] for seat in seats], lags
 
 
 async def driver_lag(lags: list[float], stop: asyncio.Event) -> None:
@@ -216,7 +310,6 @@ async def run(args: argparse.Namespace) -> int:
     redis: Process | None = None
     workdir = tempfile.TemporaryDirectory()
     services: list[Process] = []
-    stop = asyncio.Event()
     try:
         if args.redis:
             redis = start_redis(Path(workdir.name))
@@ -242,37 +335,18 @@ async def run(args: argparse.Namespace) -> int:
             start_at = float(arena.json()["arena"]["start_at"])
             gate = asyncio.Semaphore(50)
 
-            async def new_player(index: int) -> Player:
+            async def new_player(index: int) -> Seat:
                 service = services[index % len(services)]
                 async with gate:
                     created = await http.post(f"{service.url}/players", json={"name": f"P{index}"})
                 created.raise_for_status()
-                return Player(index, service, created.json()["player_token"])
+                return Seat(index, service.url, service.port, created.json()["player_token"])
 
-            players = await asyncio.gather(*(new_player(i) for i in range(args.players)))
-            # The driver's own collector tuned as the service's is: a full collection over
-            # 1,000 connections' objects stalled the driver for 100 ms and more, and the
-            # frames it read meanwhile were stamped late.
-            from service.server import tune_garbage_collector
-
-            tune_garbage_collector()
+            seats = await asyncio.gather(*(new_player(i) for i in range(args.players)))
             calls_before, redis_cpu_before = redis_usage(redis.port) if redis else (0, 0.0)
             cpu_before = sum(cpu_seconds(s.pid) for s in services)
             started = time.perf_counter()
-            lags: list[float] = []
-            watching = asyncio.create_task(driver_lag(lags, stop))
-            tasks = [asyncio.create_task(play(p, arena_id, args, http, stop)) for p in players]
-            waiting = [asyncio.create_task(p.done.wait()) for p in players]
-            wait = WAIT_BASE_SECONDS + WAIT_PER_HEAT_SECONDS * args.players * args.heats / 2
-            wait += 1.5 * args.heat_seconds * args.heats + (60 if args.upcoming else 0)
-            _, pending = await asyncio.wait(waiting, timeout=wait)
-            for task in pending:
-                task.cancel()
-            # The last heats ended by the last resignations: let a wave count them.
-            await asyncio.sleep(args.wave * 2 + 1)
-            stop.set()
-            await watching
-            await asyncio.gather(*tasks, return_exceptions=True)
+            players, lags = await drive_all(list(seats), arena_id, args)
             elapsed = time.perf_counter() - started
             cpu = sum(cpu_seconds(s.pid) for s in services) - cpu_before
             calls, redis_cpu = redis_usage(redis.port) if redis else (0, 0.0)
@@ -290,7 +364,7 @@ async def run(args: argparse.Namespace) -> int:
 
 def figures(
     args: argparse.Namespace,
-    players: list[Player],
+    players: list[Played],
     heats: list[dict[str, Any]],
     elapsed: float,
     cpu: float,
@@ -400,6 +474,8 @@ def figures(
             ),
         ]
     where = "two instances on one Redis" if args.redis else "one instance, memory store"
+    if args.driver_processes > 1:
+        where += f", {args.driver_processes} driver processes"
     lasting = f"heats of {args.heat_seconds:g} s" if args.heat_seconds else "heats resigned at once"
     if args.upcoming:
         lasting += ", all joined before the start"
@@ -431,10 +507,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="the arena starts a minute after it is made: everybody joins before its start",
     )
+    parser.add_argument(
+        "--driver-processes",
+        type=int,
+        default=1,
+        help="spawned processes the players are split over (1: this one)",
+    )
     parser.add_argument("--quick", action="store_true", help="20 players, 2 heats: a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.heats = 20, 2
+    if not 1 <= args.driver_processes <= args.players:
+        parser.error("--driver-processes must be between 1 and --players")
     return args
 
 

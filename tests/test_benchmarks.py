@@ -367,10 +367,17 @@ def test_pairing_benchmark_reports_its_metrics() -> None:
 
 
 def test_arena_benchmark_reports_its_metrics() -> None:
-    for extra in ((), ("--redis", "--heat-seconds", "0.5")):
+    for extra in ((), ("--redis", "--heat-seconds", "0.5", "--driver-processes", "2")):
         figures = run_benchmark("arena.py", *extra)
         assert figures["arena.players_stuck"]["value"] == 0
         assert figures["arena.heats_counted"]["value"] > 0
         assert "arena.pairing_p99_ms" in figures and "arena.standings_update_p99_ms" in figures
     assert "arena.redis_commands_per_heat" in figures
     assert figures["arena.redis_cpu_ms_per_heat"]["value"] > 0
+
+
+def test_arena_wave_benchmark_reports_its_metrics() -> None:
+    figures = run_benchmark("arena_wave.py")
+    assert figures["arena.first_wave_in_process_ms"]["value"] > 0
+    for metric in ("min_ms", "max_ms", "us_per_heat"):
+        assert f"arena.first_wave_in_process_{metric}" in figures

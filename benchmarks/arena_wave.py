@@ -1,0 +1,172 @@
+#!/usr/bin/env python
+"""An arena's first wave made in-process: the cost of making its heats, without sockets.
+
+``benchmarks/arena.py`` measures the first wave end to end, through a thousand
+WebSockets and a driver sharing the machine; its figure moves with everything the
+machine does. This one builds the service in this process (Starlette's test client, the
+memory store, or with ``--redis`` a private ``redis-server`` that it starts and stops),
+makes ``--arenas`` upcoming arenas of ``--players`` players each, deals their first
+heats ahead as the service does in the seconds before a start, moves the service's
+clock past the starts and runs each arena's first wave in turn: every player free, half
+as many heats as players, each heat's race and games written and both players told
+(nobody follows, so no frame is sent). Old and new code run this way one after the
+other are an A/B of the wave's own work.
+
+Figures: ``arena.first_wave_in_process_ms`` (the median wave), ``..._min_ms`` and
+``..._max_ms``, and ``arena.first_wave_in_process_us_per_heat`` (the median wave per
+heat).
+
+    python benchmarks/arena_wave.py [--players 1000] [--arenas 4] [--redis] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks._processes import start_redis
+from benchmarks._report import Figure, report
+
+MODE = "TF.D1N"
+
+
+class Clock:
+    """The service's clock (seconds): the wall clock, moved ahead when told."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead
+
+    def move_past(self, at_ms: float) -> None:
+        self.ahead += max(0.0, at_ms / 1000 - self()) + 0.001
+
+
+def run(args: argparse.Namespace, store_url: str) -> list[float]:
+    from starlette.testclient import TestClient
+
+    from service import engine
+    from service.app import create_app
+    from service.config import Settings
+
+    settings = Settings(
+        store_url=store_url,
+        winnable_pool_size=0,
+        rate_per_second=1_000_000,
+        rate_burst=1_000_000,
+        http_write_rate_per_second=1_000_000_000,
+        http_write_burst=1_000_000_000,
+        players_per_hour=1_000_000,
+        # Waves only when this script runs one.
+        arena_wave_seconds=3600,
+        pairing_wave_seconds=3600,
+    )
+    clock = Clock()
+    waves_ms: list[float] = []
+    with TestClient(create_app(settings, clock=clock)) as client:
+        assert client.portal is not None
+        portal = client.portal
+        state: Any = client.app.state  # type: ignore[attr-defined]
+
+        def new_player(index: int) -> str:
+            made = client.post("/players", json={"name": f"P{index}"})
+            made.raise_for_status()
+            token: str = made.json()["player_token"]
+            return token
+
+        host = new_player(0)
+        arenas: list[dict[str, Any]] = []
+        for number in range(args.arenas):
+            body = {"mode": MODE, "name": f"Wave {number}", "minutes": 60, "starts_in": 1}
+            made = client.post("/arenas", json=body, headers={"authorization": f"Bearer {host}"})
+            made.raise_for_status()
+            arena = made.json()["arena"]
+            for index in range(args.players):
+                token = new_player(index)
+                joined = client.post(
+                    f"/arenas/{arena['arena_id']}/players",
+                    headers={"authorization": f"Bearer {token}"},
+                )
+                joined.raise_for_status()
+            arenas.append(arena)
+        mode = engine.Mode.parse(MODE)
+        portal.call(state.games.openings.prepare, mode, args.arenas * args.players // 2)
+        clock.move_past(max(a["start_at"] for a in arenas))
+        waves = state.arena_waves
+
+        async def first_wave(arena_id: str) -> tuple[int, float]:
+            record = orjson.loads(await waves.store.get(arena_id))
+            started = time.perf_counter()
+            made: int = await waves.arena_wave(record)
+            return made, (time.perf_counter() - started) * 1000
+
+        for arena in arenas:
+            heats, ms = portal.call(first_wave, arena["arena_id"])
+            if heats != args.players // 2:
+                raise SystemExit(f"the first wave made {heats} heats, not {args.players // 2}")
+            waves_ms.append(ms)
+    return waves_ms
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000, help="players in each arena")
+    parser.add_argument("--arenas", type=int, default=4, help="arenas, one first wave each")
+    parser.add_argument("--redis", action="store_true", help="on a private redis-server")
+    parser.add_argument("--quick", action="store_true", help="40 players, 2 arenas: a smoke run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.arenas = 40, 2
+    workdir = tempfile.TemporaryDirectory()
+    redis = None
+    try:
+        store_url = "memory://"
+        if args.redis:
+            import asyncio
+
+            from benchmarks._processes import wait_redis
+
+            redis = start_redis(Path(workdir.name))
+            asyncio.run(wait_redis(redis.port))
+            store_url = f"redis://127.0.0.1:{redis.port}/0"
+        waves_ms = run(args, store_url)
+    finally:
+        if redis is not None:
+            redis.stop()
+        workdir.cleanup()
+    median = statistics.median(waves_ms)
+    heats = args.players // 2
+    where = "a private Redis" if args.redis else "the memory store"
+    report(
+        f"An arena's first wave in-process: {args.arenas} arenas of {args.players} players "
+        f"({heats} heats each), on {where}, {os.cpu_count()} CPUs",
+        [
+            Figure("arena.first_wave_in_process_ms", round(median, 1), "ms", "median wave"),
+            Figure("arena.first_wave_in_process_min_ms", round(min(waves_ms), 1), "ms", "fastest"),
+            Figure("arena.first_wave_in_process_max_ms", round(max(waves_ms), 1), "ms", "slowest"),
+            Figure(
+                "arena.first_wave_in_process_us_per_heat",
+                round(median * 1000 / heats, 1),
+                "us",
+                "median wave, per heat",
+            ),
+        ],
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
