@@ -12,11 +12,16 @@ as many heats as players, each heat's race and games written and both players to
 (nobody follows, so no frame is sent). Old and new code run this way one after the
 other are an A/B of the wave's own work.
 
-Figures: ``arena.first_wave_in_process_ms`` (the median wave), ``..._min_ms`` and
-``..._max_ms``, and ``arena.first_wave_in_process_us_per_heat`` (the median wave per
-heat).
+Then it runs ``--open-waves`` more waves of each arena while every heat goes on: each
+reads the open heats' races to see whether any is over, and counts and pairs nobody,
+as most waves of an arena whose heats last minutes do.
 
-    python benchmarks/arena_wave.py [--players 1000] [--arenas 4] [--redis] [--quick]
+Figures: ``arena.first_wave_in_process_ms`` (the median wave), ``..._min_ms`` and
+``..._max_ms``, ``arena.first_wave_in_process_us_per_heat`` (the median wave per heat),
+and ``arena.open_wave_in_process_ms`` (the median of the waves after it).
+
+    python benchmarks/arena_wave.py [--players 1000] [--arenas 4] [--open-waves 5]
+                                    [--redis] [--quick]
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ class Clock:
         self.ahead += max(0.0, at_ms / 1000 - self()) + 0.001
 
 
-def run(args: argparse.Namespace, store_url: str) -> list[float]:
+def run(args: argparse.Namespace, store_url: str) -> tuple[list[float], list[float]]:
     from starlette.testclient import TestClient
 
     from service import engine
@@ -76,6 +81,7 @@ def run(args: argparse.Namespace, store_url: str) -> list[float]:
     )
     clock = Clock()
     waves_ms: list[float] = []
+    open_ms: list[float] = []
     with TestClient(create_app(settings, clock=clock)) as client:
         assert client.portal is not None
         portal = client.portal
@@ -118,7 +124,14 @@ def run(args: argparse.Namespace, store_url: str) -> list[float]:
             if heats != args.players // 2:
                 raise SystemExit(f"the first wave made {heats} heats, not {args.players // 2}")
             waves_ms.append(ms)
-    return waves_ms
+        # The waves after it while every heat goes on: each reads the open heats' races to
+        # see whether any is over, and counts and pairs nobody.
+        for arena in arenas:
+            for _ in range(args.open_waves):
+                heats, ms = portal.call(first_wave, arena["arena_id"])
+                assert heats == 0
+                open_ms.append(ms)
+    return waves_ms, open_ms
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=1000, help="players in each arena")
     parser.add_argument("--arenas", type=int, default=4, help="arenas, one first wave each")
     parser.add_argument("--redis", action="store_true", help="on a private redis-server")
+    parser.add_argument(
+        "--open-waves", type=int, default=5, help="waves after the first, every heat open"
+    )
     parser.add_argument("--quick", action="store_true", help="40 players, 2 arenas: a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
@@ -142,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             redis = start_redis(Path(workdir.name))
             asyncio.run(wait_redis(redis.port))
             store_url = f"redis://127.0.0.1:{redis.port}/0"
-        waves_ms = run(args, store_url)
+        waves_ms, open_ms = run(args, store_url)
     finally:
         if redis is not None:
             redis.stop()
@@ -162,6 +178,12 @@ def main(argv: list[str] | None = None) -> int:
                 round(median * 1000 / heats, 1),
                 "us",
                 "median wave, per heat",
+            ),
+            Figure(
+                "arena.open_wave_in_process_ms",
+                round(statistics.median(open_ms), 2),
+                "ms",
+                f"median wave after it, {heats} heats open",
             ),
         ],
     )

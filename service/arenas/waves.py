@@ -17,6 +17,7 @@ import orjson
 
 from .. import engine
 from ..errors import ServiceError
+from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
 from ..races.updates import RaceUpdates
 from ..store import StoreUnavailable
@@ -53,6 +54,10 @@ class ArenaWaves:
         # Arena id -> race id of an open heat -> when its games were last read (event
         # loop time), for ``_deep_reads``.
         self._checked: dict[str, dict[str, float]] = {}
+        # Arena id -> race id of an open heat -> its race as last read, never changed
+        # here: most open heats' races have not changed since the last wave, and parsing
+        # each again was most of a wave that counts and pairs nobody.
+        self._reads: dict[str, dict[str, RaceRead]] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -116,6 +121,10 @@ class ArenaWaves:
             found = await self.store.heats(arena_id, sorted(playing))
             open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
             deep = self._deep_reads(arena_id, [h["race_id"] for h in open_heats])
+            # Kept for the open heats only: a counted heat's race is not read again.
+            reads = self._reads.get(arena_id, {})
+            kept = (h["race_id"] for h in open_heats)
+            self._reads[arena_id] = {r: reads[r] for r in kept if r in reads}
             still_open = 0
             for chunk in _chunks(open_heats):
                 settled = await asyncio.gather(
@@ -171,8 +180,10 @@ class ArenaWaves:
         """Counts a heat whose race is over (its games read too when ``deep``); the
         players whose entries changed."""
         race_id = heat["race_id"]
+        reads = self._reads.setdefault(record["arena_id"], {})
         try:
-            _, doc = await self.updates.load(race_id)
+            read = reads[race_id] = await self.updates.load(race_id, reads.get(race_id))
+            doc = read[1]
             if doc.finished_at is None and doc.ends_at is not None and self.clock() >= doc.ends_at:
                 await self.updates.expire(race_id)
                 (_, doc), _ = await self.updates.load_settled(race_id)

@@ -286,3 +286,42 @@ def test_a_heat_whose_race_missed_its_endings_is_counted_by_reading_its_games(
     assert sorted(mine(service, arena_id, racer)["heats"] for racer in racers) == [0, 0, 1, 1]
     wave(service)
     assert [mine(service, arena_id, racer)["heats"] for racer in racers] == [1, 1, 1, 1]
+
+
+def test_a_wave_parses_again_only_the_races_that_changed(
+    service: CheckedClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every wave reads each open heat's race to see whether it is over; a race whose
+    version has not moved since the last wave is not parsed again, and one that changed
+    is, and counted."""
+    from service.store.race_document import RaceDocument
+
+    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Dee")
+    arena_id = make_arena(service, host)
+    for racer in racers:
+        join(service, arena_id, racer)
+    assert wave(service) == 2
+    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
+    clock.jump_past(race_of(service, heats[0])["start_at"])
+    parsed: list[str] = []
+    parse = RaceDocument.parse
+
+    def counted_parse(text: str | bytes) -> RaceDocument:
+        doc = parse(text)
+        parsed.append(doc.race_id)
+        return doc
+
+    monkeypatch.setattr(RaceDocument, "parse", counted_parse)
+    wave(service)
+    assert sorted(parsed) == sorted({h["race_id"] for h in heats})  # each read once
+    parsed.clear()
+    assert wave(service) == 0
+    assert parsed == []  # nothing changed
+    ended = [h for h in heats if h["race_id"] == heats[0]["race_id"]]
+    for heat in ended:
+        resign(service, heat)
+    parsed.clear()
+    wave(service)
+    assert parsed == [heats[0]["race_id"]]
+    counted = [mine(service, arena_id, r)["heats"] for r in racers]
+    assert sorted(counted) == [0, 0, 1, 1]
