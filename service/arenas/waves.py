@@ -122,9 +122,10 @@ class ArenaWaves:
             open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
             deep = self._deep_reads(arena_id, [h["race_id"] for h in open_heats])
             # Kept for the open heats only: a counted heat's race is not read again.
-            reads = self._reads.get(arena_id, {})
-            kept = (h["race_id"] for h in open_heats)
-            self._reads[arena_id] = {r: reads[r] for r in kept if r in reads}
+            reads = self._reads.pop(arena_id, {})
+            kept = {h["race_id"]: reads[h["race_id"]] for h in open_heats if h["race_id"] in reads}
+            if kept:
+                self._reads[arena_id] = kept
             still_open = 0
             for chunk in _chunks(open_heats):
                 settled = await asyncio.gather(
@@ -163,7 +164,10 @@ class ArenaWaves:
         now = asyncio.get_running_loop().time()
         before = self._checked.get(arena_id, {})
         checked = {race_id: before.get(race_id, now) for race_id in open_races}
-        self._checked[arena_id] = checked
+        if checked:
+            self._checked[arena_id] = checked
+        else:
+            self._checked.pop(arena_id, None)
         due = sorted((at, r) for r, at in checked.items() if now - at >= _DEEP_EVERY)
         deep = {race_id for _, race_id in due[:_DEEP_PER_WAVE]}
         for race_id in deep:
