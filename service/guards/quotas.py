@@ -12,7 +12,6 @@ made after all) gives its place back.
 from __future__ import annotations
 
 import contextlib
-import time
 
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
@@ -30,13 +29,16 @@ class AddressQuota:
         client: str,
         limit: int,
         window_seconds: int = 60,
-        now: float | None = None,
+        *,
+        now: float,
     ) -> None:
         self.store = store
         self.window = window_seconds
         # Without braces, which would name a hash slot on Redis Cluster (redis_once).
         address = client.replace("{", "(").replace("}", ")")
-        self.now = int(time.time() if now is None else now)
+        # The service's clock (seconds), not the machine's: requests sent together fall
+        # in one window however the test or server clock is set.
+        self.now = int(now)
         self.key = f"quota:{what}:{address}:{self.now // window_seconds}"
         self.limit = limit
         self.what = what

@@ -244,7 +244,8 @@ class RaceLobby:
         from its player token), any other is refused ``already_in_race``.
         """
         limit = self.settings.code_failures_per_minute
-        wrong = AddressQuota(self.store, "wrong join codes", client, limit)
+        now = self.updates.clock() / 1000
+        wrong = AddressQuota(self.store, "wrong join codes", client, limit, now=now)
         # Every try counts until its code proves right: tries sent together cannot pass
         # the limit.
         await wrong.take()

@@ -54,7 +54,8 @@ async def create_player(request: Request) -> Response:
     body = await read_body(request, CreatePlayerRequest)
     client = request.client.host if request.client else ""
     limit = request.app.state.settings.players_per_hour
-    quota = AddressQuota(request.app.state.games.store, "new players", client, limit, 3600)
+    games = request.app.state.games
+    quota = AddressQuota(games.store, "new players", client, limit, 3600, now=games.clock())
     name = clean_name(body.name)  # a name refused is no player made: it does not count
     await quota.take()
     try:
@@ -89,7 +90,8 @@ async def link_device(request: Request) -> Response:
     settings = request.app.state.settings
     client = request.client.host if request.client else ""
     limit = settings.code_failures_per_minute
-    wrong = AddressQuota(request.app.state.games.store, "wrong link codes", client, limit)
+    games = request.app.state.games
+    wrong = AddressQuota(games.store, "wrong link codes", client, limit, now=games.clock())
     return json_response(await _players(request).link(body.link_code, wrong), 201)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from service.app import create_app
 from service.config import Settings
-from tests.players.conftest import FakeClock, new_player, players_client
+from tests.players.conftest import NOON, FakeClock, new_player, players_client
 from tests.support import CheckedClient, auth
 
 LIMIT = 10
@@ -54,6 +54,20 @@ def test_of_twenty_wrong_join_codes_at_once_at_a_limit_of_ten_exactly_ten_are_tr
             client, lambda n: client.post("/races/join", json={"join_code": wrong, "name": "E"})
         )
     assert statuses == [404] * LIMIT + [429] * (REQUESTS - LIMIT)
+
+
+def test_the_quota_s_window_is_the_service_s_minute(store_url: str) -> None:
+    """Requests sent together fall in one window however close the machine's clock is to
+    a minute's end, and the next minute by the service's clock opens a new one."""
+    clock = FakeClock(NOON + 59.5)  # half a second before a minute ends
+    with players_client(store_url, clock, code_failures_per_minute=2) as client:
+        body = {"join_code": "ZZZZZZZZ", "name": "Eve"}
+        statuses = [client.post("/races/join", json=body).status_code for _ in range(3)]
+        assert statuses == [404, 404, 429]
+        refused = client.post("/races/join", json=body)
+        assert refused.json()["retry_after"] == 1
+        clock.now += 1
+        assert client.post("/races/join", json=body).status_code == 404
 
 
 def test_right_codes_give_their_place_in_the_quota_back(store_url: str) -> None:
