@@ -29,6 +29,21 @@ def players(service: CheckedClient, *names: str) -> list[dict[str, Any]]:
     return [new_player(service, name) for name in names]
 
 
+def two_heats_under_way(
+    service: CheckedClient, clock: Clock
+) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
+    """An arena whose four players a wave paired into two heats, and the clock past the
+    heats' countdown: the arena, its players and each player's heat."""
+    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Dee")
+    arena_id = make_arena(service, host)
+    for racer in racers:
+        join(service, arena_id, racer)
+    assert wave(service) == 2
+    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
+    clock.jump_past(race_of(service, heats[0])["start_at"])
+    return arena_id, racers, heats
+
+
 def test_two_players_race_a_heat_and_its_result_counts_once(
     service: CheckedClient, clock: Clock
 ) -> None:
@@ -105,12 +120,7 @@ def test_leaving_pauses_and_joining_again_resumes(service: CheckedClient, clock:
 
 
 def test_a_wave_avoids_an_immediate_rematch(service: CheckedClient, clock: Clock) -> None:
-    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Di")
-    arena_id = make_arena(service, host)
-    for racer in racers:
-        join(service, arena_id, racer)
-    assert wave(service) == 2
-    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
+    arena_id, racers, heats = two_heats_under_way(service, clock)
     first = {
         frozenset((r["name"], h["opponent"]["name"])) for r, h in zip(racers, heats, strict=True)
     }
@@ -260,13 +270,7 @@ def test_a_heat_whose_race_missed_its_endings_is_counted_by_reading_its_games(
     counted, one per wave."""
     from service.arenas import waves
 
-    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Dee")
-    arena_id = make_arena(service, host)
-    for racer in racers:
-        join(service, arena_id, racer)
-    assert wave(service) == 2
-    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
-    clock.jump_past(race_of(service, heats[0])["start_at"])
+    arena_id, racers, heats = two_heats_under_way(service, clock)
     gate = service.app.state.games.races  # type: ignore[attr-defined]
 
     async def stopped_before_telling(*_: Any) -> None:
@@ -296,13 +300,7 @@ def test_a_wave_parses_again_only_the_races_that_changed(
     is, and counted."""
     from service.store.race_document import RaceDocument
 
-    host, *racers = players(service, "Host", "Ada", "Bob", "Cy", "Dee")
-    arena_id = make_arena(service, host)
-    for racer in racers:
-        join(service, arena_id, racer)
-    assert wave(service) == 2
-    heats = [mine(service, arena_id, racer)["heat"] for racer in racers]
-    clock.jump_past(race_of(service, heats[0])["start_at"])
+    arena_id, racers, heats = two_heats_under_way(service, clock)
     parsed: list[str] = []
     parse = RaceDocument.parse
 
