@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import re
 import secrets
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -188,33 +186,33 @@ def shuffled_deck(game: GameKind, deal: int) -> list[Card]:
     return deck
 
 
-def secret_stream(seed: int) -> Iterator[int]:
-    """The 64-bit numbers that shuffle a secret deal, in the order the shuffle takes them.
-
-    Output ``k`` (from 0) is the first 8 bytes, big-endian, of SHA-256 over the seed as
-    16 bytes big-endian followed by ``k`` as 4 bytes big-endian.
-    """
-    prefix = seed.to_bytes(16, "big")
-    for k in itertools.count():
-        yield int.from_bytes(hashlib.sha256(prefix + k.to_bytes(4, "big")).digest()[:8], "big")
-
-
 # ``k`` as 4 bytes big-endian for every number a shuffle takes (a double deck takes 103).
 _STREAM_INDEXES = tuple(k.to_bytes(4, "big") for k in range(2 * DECK_SIZE))
+
+
+def secret_stream(seed: int, count: int) -> list[int]:
+    """The first ``count`` 64-bit numbers that shuffle a secret deal, in the order the
+    shuffle takes them (at most the 104 a double deck could take).
+
+    Output ``k`` (from 0) is the first 8 bytes, big-endian, of SHA-256 over the seed as
+    16 bytes big-endian followed by ``k`` as 4 bytes big-endian. A list, not a generator:
+    every paired race and arena heat deals one, and a generator's calls were a third of
+    the deal's time.
+    """
+    prefix = seed.to_bytes(16, "big")
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    return [from_bytes(sha256(prefix + k).digest()[:8], "big") for k in _STREAM_INDEXES[:count]]
 
 
 def secret_shuffled_deck(game: GameKind, seed: int) -> list[Card]:
     """The deck of ``game`` shuffled by a 128-bit secret seed (docs/deal.md, section 9).
 
     The same Fisher-Yates as ``shuffled_deck``, with ``secret_stream`` instead of
-    SplitMix64: a seed this large cannot be found from the cards it deals. The stream is
-    computed inline: every paired race and arena heat deals one, and the generator's
-    calls were a third of the deal's time.
+    SplitMix64: a seed this large cannot be found from the cards it deals.
     """
     deck = list(range(DECK_SIZE)) * game.deck_copies
-    prefix = seed.to_bytes(16, "big")
-    sha256, from_bytes = hashlib.sha256, int.from_bytes
-    for index, i in zip(_STREAM_INDEXES, range(len(deck) - 1, 0, -1), strict=False):
-        j = from_bytes(sha256(prefix + index).digest()[:8], "big") % (i + 1)
+    numbers = secret_stream(seed, len(deck) - 1)
+    for value, i in zip(numbers, range(len(deck) - 1, 0, -1), strict=True):
+        j = value % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
