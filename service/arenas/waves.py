@@ -29,6 +29,9 @@ from .records import dumps, status
 
 log = logging.getLogger("service.arenas")
 
+# Key -> a JSON text as read, and its parse (never changed).
+Parsed = dict[str, tuple[str, dict[str, Any]]]
+
 # A wave that takes longer than this (a stalled store) lets another instance take over.
 _LOCK_MS = 10_000
 # Heats a wave counts, or makes, at once.
@@ -58,6 +61,13 @@ class ArenaWaves:
         # here: most open heats' races have not changed since the last wave, and parsing
         # each again was most of a wave that counts and pairs nobody.
         self._reads: dict[str, dict[str, RaceRead]] = {}
+        # Arena id -> player id -> the entry's JSON as last read, and its parse: between
+        # two waves most entries are unchanged, and parsing every one again was most of
+        # a wave that counts and pairs nobody. Never changed here (the wave changes
+        # copies).
+        self._entries: dict[str, Parsed] = {}
+        # Arena id -> race id -> its open heat's JSON as last read, and its parse.
+        self._heats: dict[str, Parsed] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -87,11 +97,18 @@ class ArenaWaves:
         now = self.clock()
         longest = 24 * 3600 * 1000
         made = 0
+        waved: set[str] = set()
         for text in await self.store.starting(now - 2 * longest, now, 1000):
             record = orjson.loads(text)
             if record.get("final") or record.get("cancelled"):
                 continue
+            waved.add(record["arena_id"])
             made += await self.arena_wave(record)
+        # What is kept of an arena that has no waves any more (made final here or by
+        # another instance) is let go.
+        for kept in (self._entries, self._heats, self._reads, self._checked):
+            for arena_id in kept.keys() - waved:
+                del kept[arena_id]
         await self._deal_ahead(now)
         return made
 
@@ -113,23 +130,42 @@ class ArenaWaves:
         if not await self.store.lock(arena_id, self.owner, _LOCK_MS):
             return 0
         try:
-            entries = {p: orjson.loads(e) for p, e in (await self.store.entries(arena_id)).items()}
+            texts = await self.store.entries(arena_id)
+            parsed = self._entries[arena_id] = _parsed(texts, self._entries.get(arena_id, {}))
+            # Copies, changed by this wave's swaps: the parsed entries stay as stored.
+            entries = {p: dict(e) for p, (_, e) in parsed.items()}
             # Only the open heats are read: an entry is playing exactly while its heat
             # is open (both change in one swap), and a long arena's counted heats
             # would otherwise be read again by every wave.
             playing = {e["heat"]["race_id"] for e in entries.values() if e["state"] == "playing"}
             found = await self.store.heats(arena_id, sorted(playing))
-            open_heats = [h for h in map(orjson.loads, found.values()) if h["outcomes"] is None]
+            heats = self._heats[arena_id] = _parsed(found, self._heats.get(arena_id, {}))
+            open_heats = [h for _, h in heats.values() if h["outcomes"] is None]
             deep = self._deep_reads(arena_id, [h["race_id"] for h in open_heats])
             # Kept for the open heats only: a counted heat's race is not read again.
             reads = self._reads.pop(arena_id, {})
             kept = {h["race_id"]: reads[h["race_id"]] for h in open_heats if h["race_id"] in reads}
             if kept:
                 self._reads[arena_id] = kept
-            still_open = 0
-            for chunk in _chunks(open_heats):
+            # Most open heats' races have not changed since the last wave: their versions
+            # are read in one call, and only the others are read and looked at.
+            versions = await self.updates.versions(list(kept))
+            now = self.clock()
+            due = [
+                h
+                for h in open_heats
+                if h["race_id"] in deep or not _unchanged(kept.get(h["race_id"]), versions, now)
+            ]
+            still_open = len(open_heats) - len(due)
+            for chunk in _chunks(due):
+                # Each heat parsed anew: counting it changes it.
                 settled = await asyncio.gather(
-                    *(self._settle(record, entries, h, h["race_id"] in deep) for h in chunk)
+                    *(
+                        self._settle(
+                            record, entries, orjson.loads(found[race_id]), deep=race_id in deep
+                        )
+                        for race_id in (h["race_id"] for h in chunk)
+                    )
                 )
                 still_open += sum(1 for players in settled if not players)
                 await self._tell(arena_id, [p for players in settled for p in players])
@@ -304,6 +340,28 @@ class ArenaWaves:
         if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
             return [a["player_id"], b["player_id"]]
         return []
+
+
+def _parsed(texts: dict[str, str], earlier: Parsed) -> Parsed:
+    """Each JSON text with its parse, taken from ``earlier`` when the text is the same."""
+    parsed: Parsed = {}
+    for key, text in texts.items():
+        last = earlier.get(key)
+        parsed[key] = last if last is not None and last[0] == text else (text, orjson.loads(text))
+    return parsed
+
+
+def _unchanged(read: RaceRead | None, versions: dict[str, int], now: int) -> bool:
+    """Whether a heat's race, as kept from an earlier wave, is still what is stored and
+    still under way: not over, not past its time limit, and not gone from the store."""
+    if read is None:
+        return False
+    stored, doc = read
+    return (
+        versions.get(stored.race_id) == stored.version
+        and doc.finished_at is None
+        and (doc.ends_at is None or now < doc.ends_at)
+    )
 
 
 T = TypeVar("T")

@@ -89,6 +89,10 @@ class RaceUpdates:
             self.player_of_game[player.game_id] = (race_id, player.player_id)
         return stored, doc
 
+    async def versions(self, race_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of these races that exists, read in one call."""
+        return await from_store(self.store.race_versions(race_ids), self.refusal)
+
     async def load_settled(self, race_id: str) -> tuple[RaceRead, dict[str, dict[str, Any]]]:
         """The race and its players' progress, with every ending it was never told of.
 

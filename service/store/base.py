@@ -236,6 +236,12 @@ class Store(ABC):
     async def load_race(self, race_id: str) -> StoredRace | None: ...
 
     @abstractmethod
+    async def race_versions(self, race_ids: list[str]) -> dict[str, int]:
+        """The stored version of each race that exists, in one call: a reader that
+        looks at hundreds of races a second, most of them unchanged, reads a number
+        rather than each race's document."""
+
+    @abstractmethod
     async def save_race(
         self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:

@@ -172,6 +172,10 @@ class MemoryStore(Store):
         race = self._race(race_id)
         return replace(race) if race else None
 
+    async def race_versions(self, race_ids: list[str]) -> dict[str, int]:
+        found = ((race_id, self._race(race_id)) for race_id in race_ids)
+        return {race_id: race.version for race_id, race in found if race is not None}
+
     async def save_race(
         self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:

@@ -312,6 +312,9 @@ class RedisStore(Store):
     async def load_race(self, race_id: str) -> StoredRace | None:
         return await self._races.load(race_id)
 
+    async def race_versions(self, race_ids: list[str]) -> dict[str, int]:
+        return await self._races.versions(race_ids)
+
     async def save_race(
         self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool = False
     ) -> CommitResult:

@@ -58,6 +58,16 @@ class RedisRaces:
             return None
         return StoredRace(race_id, int(fields[b"v"]), text_of(fields[b"d"]))
 
+    async def versions(self, race_ids: list[str]) -> dict[str, int]:
+        if not race_ids:
+            return {}
+        commands = [("HGET", race_keys(race_id)[0], "v") for race_id in race_ids]
+        try:
+            found = await self._run(*commands)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        return {r: int(v) for r, v in zip(race_ids, found, strict=True) if v is not None}
+
     async def save(
         self, race_id: str, expected_version: int, doc: str, payload: bytes, over: bool
     ) -> CommitResult:

@@ -292,34 +292,70 @@ def test_a_heat_whose_race_missed_its_endings_is_counted_by_reading_its_games(
     assert [mine(service, arena_id, racer)["heats"] for racer in racers] == [1, 1, 1, 1]
 
 
-def test_a_wave_parses_again_only_the_races_that_changed(
+def test_a_wave_reads_again_only_the_races_that_changed_or_ran_out_of_time(
     service: CheckedClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every wave reads each open heat's race to see whether it is over; a race whose
-    version has not moved since the last wave is not parsed again, and one that changed
-    is, and counted."""
-    from service.store.race_document import RaceDocument
-
+    """Every wave looks at each open heat's race to see whether it is over. A race whose
+    stored version has not moved since the last wave is not read again, unless its
+    time limit has passed; one that changed is read, and counted."""
     arena_id, racers, heats = two_heats_under_way(service, clock)
-    parsed: list[str] = []
-    parse = RaceDocument.parse
+    store = service.app.state.games.store  # type: ignore[attr-defined]
+    read: list[str] = []
+    load_race = store.load_race
 
-    def counted_parse(text: str | bytes) -> RaceDocument:
-        doc = parse(text)
-        parsed.append(doc.race_id)
-        return doc
+    async def counted_load(race_id: str) -> Any:
+        read.append(race_id)
+        return await load_race(race_id)
 
-    monkeypatch.setattr(RaceDocument, "parse", counted_parse)
+    monkeypatch.setattr(store, "load_race", counted_load)
     wave(service)
-    assert sorted(parsed) == sorted({h["race_id"] for h in heats})  # each read once
-    parsed.clear()
+    assert sorted(read) == sorted({h["race_id"] for h in heats})  # each read once
+    read.clear()
     assert wave(service) == 0
-    assert parsed == []  # nothing changed
-    ended = [h for h in heats if h["race_id"] == heats[0]["race_id"]]
-    for heat in ended:
+    assert read == []  # nothing changed
+    first, second = (
+        heats[0]["race_id"],
+        next(h for h in heats if h["race_id"] != heats[0]["race_id"]),
+    )
+    for heat in (h for h in heats if h["race_id"] == first):
         resign(service, heat)
-    parsed.clear()
+    read.clear()
     wave(service)
-    assert parsed == [heats[0]["race_id"]]
+    assert first in read and second["race_id"] not in read
     counted = [mine(service, arena_id, r)["heats"] for r in racers]
     assert sorted(counted) == [0, 0, 1, 1]
+    # Nobody plays the other heat: unchanged, it is still read once its time is up.
+    clock.jump_past(race_of(service, second)["ends_at"])
+    read.clear()
+    wave(service)
+    assert second["race_id"] in read
+    assert [mine(service, arena_id, r)["heats"] for r in racers] == [1, 1, 1, 1]
+
+
+def test_a_heat_whose_swap_failed_leaves_its_players_free_for_the_next_wave(
+    service: CheckedClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wave changes its own copies of the entries it read: a heat it could not store
+    (an entry changed meanwhile) leaves nothing behind that the next wave would take for
+    the stored entries."""
+    host, ada, bob = players(service, "Host", "Ada", "Bob")
+    arena_id = make_arena(service, host)
+    join(service, arena_id, ada)
+    join(service, arena_id, bob)
+    waves = service.app.state.arena_waves  # type: ignore[attr-defined]
+    swap = waves.store.swap
+    refused: list[str] = []
+
+    async def refuse_new_heats(arena: str, change: Any, ttl: int) -> bool:
+        if change.heat is not None and change.heat[1] is None:
+            refused.append(change.heat[0])
+            return False
+        return bool(await swap(arena, change, ttl))
+
+    monkeypatch.setattr(waves.store, "swap", refuse_new_heats)
+    assert wave(service) == 0 and len(refused) == 1
+    assert mine(service, arena_id, ada)["heat"] is None
+    monkeypatch.setattr(waves.store, "swap", swap)
+    assert wave(service) == 1
+    ada_heat, bob_heat = mine(service, arena_id, ada)["heat"], mine(service, arena_id, bob)["heat"]
+    assert ada_heat["race_id"] == bob_heat["race_id"] != refused[0]

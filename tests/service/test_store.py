@@ -16,6 +16,7 @@ from service.store import (
     Delivery,
     Store,
     StoredGame,
+    StoredRace,
     hash_token,
     open_store,
 )
@@ -323,3 +324,14 @@ async def test_load_many_reads_games_and_logs_in_order(store: Store) -> None:
     plain = await store.load_many(["a"])
     assert plain[0][0] is not None and plain[0][0].state == "state-2"
     assert plain[0][1] is None
+
+
+async def test_race_versions_are_read_in_one_call_and_missing_races_left_out(
+    store: Store,
+) -> None:
+    assert await store.race_versions([]) == {}
+    for race_id, code in (("r1", "CODE2345"), ("r2", "CODE3456")):
+        assert await store.create_race(StoredRace(race_id, 0, "{}"), code)
+    saved = await store.save_race("r2", 0, '{"v": 1}', b"{}")
+    assert saved.status is CommitStatus.APPLIED
+    assert await store.race_versions(["r2", "gone", "r1"]) == {"r2": 1, "r1": 0}
