@@ -221,7 +221,7 @@ def create_app(
             setattr(app.state, name, getattr(parts, name))
         parts.analysis.start_refilling(DAILY_MODES)
         parts.pairing.start()
-        parts.arena_waves.start()
+        await parts.arena_waves.start()
         try:
             yield
         finally:

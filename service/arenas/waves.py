@@ -5,6 +5,15 @@ ended with heats still open); one instance at a time runs an arena's wave (the a
 lock). Each change is a store ``swap`` from the entries as read, so a heat's result is
 counted once and a player is in one heat at a time even when a wave is taken over by
 another instance midway.
+
+A wave that pairs more than one chunk of heats on a shared store (an arena's start,
+when every player who joined early is free at once) asks the other instances to help:
+it publishes its pairs as a plan on ``PLANS_TOPIC``, and every instance, itself
+included, takes the plan's chunks one at a time from a shared counter until none is
+left. A helper reads the entries of its chunk's players again and pairs only those still
+present and free, by the same swap. The wave waits for the chunks others took (at most
+``_HELPERS_WAIT`` seconds: a helper that stopped midway leaves its players free for the
+next wave) before it lets the arena's lock go.
 """
 
 from __future__ import annotations
@@ -16,11 +25,11 @@ from typing import Any, TypeVar
 import orjson
 
 from .. import engine
-from ..errors import ServiceError
+from ..errors import ServiceError, from_store
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
 from ..races.updates import RaceUpdates
-from ..store import StoreUnavailable
+from ..store import Delivery, StoreUnavailable
 from ..store.arenas import Swap
 from ..support.ids import new_id
 from ..support.tasks import cancel_and_wait
@@ -44,6 +53,14 @@ _DEEP_EVERY = 10.0
 _DEEP_PER_WAVE = 16
 # How long before an arena's start its first wave's deals are made (milliseconds).
 _DEAL_AHEAD_MS = 15_000
+# The topic on which a wave asks every instance to help make its heats.
+PLANS_TOPIC = "arena-plans"
+# How long a wave waits for the chunks of its plan that other instances took (seconds),
+# and how often it looks.
+_HELPERS_WAIT = 2.0
+_HELPERS_POLL = 0.005
+# How long a plan's counters are kept (seconds).
+_PLAN_SECONDS = 60
 
 
 class ArenaWaves:
@@ -69,13 +86,25 @@ class ArenaWaves:
         # Arena id -> race id -> its open heat's JSON as last read, and its parse.
         self._heats: dict[str, Parsed] = {}
         self._task: asyncio.Task[None] | None = None
+        # The chunks of other instances' plans this instance is making.
+        self._helping: set[asyncio.Task[None]] = set()
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        if self.store.shared:
+            try:
+                await self.arenas.store.subscribe(PLANS_TOPIC, self)
+            except StoreUnavailable as exc:
+                # Subscribed all the same: the store listens again once it is back.
+                log.warning("arena plans not heard yet: %s", exc)
         self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
         if self._task is not None:
             await cancel_and_wait(self._task)
+        for task in list(self._helping):
+            await cancel_and_wait(task)
+        if self.store.shared:
+            await self.arenas.store.unsubscribe(PLANS_TOPIC, self)
 
     async def _run(self) -> None:
         scheduled = 0.0
@@ -290,6 +319,8 @@ class ArenaWaves:
         # changes) once, after the last: a page goes to every follower of it, and an
         # arena's first wave pairs everybody at once.
         chunks = _chunks(rules.pair_free(free, rank))
+        if len(chunks) > 1 and self.store.shared:
+            return await self._pair_with_helpers(record, mode, entries, chunks, wave_at)
         for number, chunk in enumerate(chunks, 1):
             heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
             paired = [p for players in await asyncio.gather(*heats) for p in players]
@@ -298,6 +329,98 @@ class ArenaWaves:
             if paired or (last and made):
                 await self.arenas.publish(record["arena_id"], paired, more=not last)
         return made
+
+    async def _pair_with_helpers(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        entries: dict[str, dict[str, Any]],
+        chunks: list[list[tuple[str, str]]],
+        wave_at: int,
+    ) -> int:
+        """Makes the wave's heats with the other instances' help (a plan); how many
+        were made by all."""
+        arena_id = record["arena_id"]
+        plan_id = new_id(12)
+        plan = {
+            "plan_id": plan_id,
+            "owner": self.owner,
+            "record": record,
+            "wave_at": wave_at,
+            "chunks": chunks,
+        }
+        await from_store(self.arenas.store.publish(PLANS_TOPIC, orjson.dumps(plan)))
+        while (index := await self._claim(plan_id)) < len(chunks):
+            pairs = [(entries[a], entries[b]) for a, b in chunks[index]]
+            await self._make_chunk(record, mode, plan_id, pairs, wave_at)
+        loop = asyncio.get_running_loop()
+        waited_until = loop.time() + _HELPERS_WAIT
+        while await self._tally(plan_id, "done", 0) < len(chunks):
+            if loop.time() >= waited_until:
+                log.warning("arena %s: chunks of plan %s not made in time", arena_id, plan_id)
+                break
+            await asyncio.sleep(_HELPERS_POLL)
+        made = await self._tally(plan_id, "made", 0)
+        # The last message: the followers may tell the pages now.
+        await self.arenas.publish(arena_id, [])
+        return made
+
+    def deliver(self, delivery: Delivery) -> None:
+        """A plan published by a wave (``PLANS_TOPIC``): this instance helps make its
+        heats unless the wave is its own."""
+        if delivery.payload is None:
+            return
+        plan = orjson.loads(delivery.payload)
+        if plan["owner"] == self.owner:
+            return
+        task = asyncio.create_task(self._help(plan))
+        self._helping.add(task)
+        task.add_done_callback(self._helping.discard)
+
+    async def _help(self, plan: dict[str, Any]) -> None:
+        record = plan["record"]
+        arena_id = record["arena_id"]
+        mode = engine.Mode.find(record["mode"], engine.Mode.all())
+        assert mode is not None
+        chunks = plan["chunks"]
+        try:
+            while (index := await self._claim(plan["plan_id"])) < len(chunks):
+                chunk = chunks[index]
+                found = await self.store.entries(arena_id, [p for pair in chunk for p in pair])
+                entries = {p: orjson.loads(text) for p, text in found.items()}
+                # Paired only if still free and present, as the wave's swap would find.
+                pairs = [
+                    (entries[a], entries[b])
+                    for a, b in chunk
+                    if _free(entries.get(a)) and _free(entries.get(b))
+                ]
+                await self._make_chunk(record, mode, plan["plan_id"], pairs, plan["wave_at"])
+        except (ServiceError, StoreUnavailable) as exc:
+            log.warning("arena %s: helping with a wave failed: %s", arena_id, exc)
+
+    async def _make_chunk(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        plan_id: str,
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+        wave_at: int,
+    ) -> None:
+        """Makes one chunk of a plan's heats, tells their players, and counts it done."""
+        heats = [self._heat(record, mode, a, b, wave_at) for a, b in pairs]
+        paired = [p for players in await asyncio.gather(*heats) for p in players]
+        if paired:
+            await self.arenas.publish(record["arena_id"], paired, more=True)
+            await self._tally(plan_id, "made", len(paired) // 2)
+        await self._tally(plan_id, "done", 1)
+
+    async def _claim(self, plan_id: str) -> int:
+        """The index of the plan's next chunk nobody has taken (past the last: none)."""
+        return await self._tally(plan_id, "claimed", 1) - 1
+
+    async def _tally(self, plan_id: str, what: str, add: int) -> int:
+        key = f"arena-plan:{plan_id}:{what}"
+        return await from_store(self.arenas.store.tally(key, _PLAN_SECONDS, add))
 
     async def _heat(
         self,
@@ -340,6 +463,10 @@ class ArenaWaves:
         if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
             return [a["player_id"], b["player_id"]]
         return []
+
+
+def _free(entry: dict[str, Any] | None) -> bool:
+    return entry is not None and entry["present"] and entry["state"] == "free"
 
 
 def _parsed(texts: dict[str, str], earlier: Parsed) -> Parsed:

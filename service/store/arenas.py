@@ -35,6 +35,9 @@ class Swap:
 
 
 class Arenas(ABC):
+    # Whether other instances share these arenas (and can help make a wave's heats).
+    shared = False
+
     @abstractmethod
     async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
         """Adds the arena (True), or finds it made before (False) and changes nothing."""

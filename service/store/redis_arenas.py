@@ -76,6 +76,8 @@ def _text(value: Any) -> str:
 
 
 class RedisArenas(Arenas):
+    shared = True
+
     def __init__(self, redis: Any, run: Pipelined | OneByOne) -> None:
         self._redis = redis
         # The shared pipelines (``redis_batches``), for the writes a wave makes by the

@@ -1,11 +1,17 @@
-"""Two instances on one real Redis run an arena's waves at the same time: every player
-is in one heat at a time, and every heat is counted once."""
+"""Two instances on one real Redis run an arena's waves at the same time, and make a
+wave's heats together: every player is in one heat at a time, and every heat is
+counted once."""
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
+from service.arenas import waves as waves_module
+from service.store import StoreUnavailable
 from tests.arenas.support import arena_service, join, make_arena, mine, race_of, wave
 from tests.players.conftest import new_player
 from tests.races.race_support import Clock
@@ -89,3 +95,99 @@ def test_two_instances_make_each_scheduled_arena_once(clean_redis: str) -> None:
         daily = [a for a in found if a["mode"] == "TF.D3N"]
         assert 1 <= len(daily) <= 2 and all(a["minutes"] == 120 for a in daily)
         assert {a["start_at"] % 3_600_000 for a in found} == {0}
+
+
+def heats_by_race(
+    racers: list[tuple[CheckedClient, dict[str, Any]]], arena_id: str
+) -> dict[str, list[str]]:
+    """Race id -> the names of the players whose current heat it is (none: unpaired)."""
+    by_race: dict[str, list[str]] = {}
+    for service, racer in racers:
+        heat = mine(service, arena_id, racer)["heat"]
+        if heat is not None:
+            by_race.setdefault(heat["race_id"], []).append(racer["name"])
+    return by_race
+
+
+def an_arena_of(
+    services: list[CheckedClient], players: int
+) -> tuple[str, list[tuple[CheckedClient, dict[str, Any]]]]:
+    host = new_player(services[0], "Host")
+    arena_id = make_arena(services[0], host)
+    racers: list[tuple[CheckedClient, dict[str, Any]]] = []
+    for i in range(players):
+        service = services[i % 2]
+        racer = new_player(service, f"P{i:02}")
+        join(service, arena_id, racer)
+        racers.append((service, racer))
+    return arena_id, racers
+
+
+def slowed(service: CheckedClient, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Makes the instance's heats ``seconds`` slower, so that the other takes chunks."""
+    waves = service.app.state.arena_waves  # type: ignore[attr-defined]
+    heat = waves._heat
+
+    async def slow_heat(*args: Any) -> list[str]:
+        await asyncio.sleep(seconds)
+        made: list[str] = await heat(*args)
+        return made
+
+    monkeypatch.setattr(waves, "_heat", slow_heat)
+
+
+def test_the_other_instance_helps_make_a_wave_of_many_heats(
+    clean_redis: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wave of more than one chunk of heats is a plan that every instance takes chunks
+    of: the other instance makes some of the heats, and still every player is in exactly
+    one heat and every heat is listed once."""
+    monkeypatch.setattr(waves_module, "_AT_ONCE", 2)
+    clock = Clock()
+    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
+        arena_id, racers = an_arena_of([one, two], 24)
+        slowed(one, monkeypatch, 0.05)
+        helper = two.app.state.arena_waves  # type: ignore[attr-defined]
+        helped: list[str] = []
+        heat = helper._heat
+
+        async def counted_heat(*args: Any) -> list[str]:
+            made: list[str] = await heat(*args)
+            helped.extend(made)
+            return made
+
+        monkeypatch.setattr(helper, "_heat", counted_heat)
+        assert wave(one) == 12
+        assert helped, "the other instance made none of the heats"
+        by_race = heats_by_race(racers, arena_id)
+        assert len(by_race) == 12 and all(len(names) == 2 for names in by_race.values())
+        listed = one.get(f"/arenas/{arena_id}/heats").json()["heats"]
+        assert sorted(h["race_id"] for h in listed) == sorted(by_race)
+
+
+def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
+    clean_redis: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A helper that stops midway (here: its store calls fail) leaves the players of its
+    chunk free: the wave stops waiting for it, and the next wave pairs them."""
+    monkeypatch.setattr(waves_module, "_AT_ONCE", 2)
+    monkeypatch.setattr(waves_module, "_HELPERS_WAIT", 0.3)
+    clock = Clock()
+    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
+        arena_id, racers = an_arena_of([one, two], 16)
+        slowed(one, monkeypatch, 0.05)
+        helper = two.app.state.arena_waves  # type: ignore[attr-defined]
+        failed: list[int] = []
+
+        async def failing_heat(*args: Any) -> list[str]:
+            failed.append(1)
+            raise StoreUnavailable("Redis went away")
+
+        monkeypatch.setattr(helper, "_heat", failing_heat)
+        made = wave(one)
+        assert failed and made < 8
+        assert sum(len(n) for n in heats_by_race(racers, arena_id).values()) == 2 * made
+        monkeypatch.delattr(helper, "_heat")  # the helper works again
+        assert wave(one) == 8 - made
+        by_race = heats_by_race(racers, arena_id)
+        assert len(by_race) == 8 and all(len(names) == 2 for names in by_race.values())
