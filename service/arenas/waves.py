@@ -186,6 +186,11 @@ class ArenaWaves:
                 if h["race_id"] in deep or not _unchanged(kept.get(h["race_id"]), versions, now)
             ]
             still_open = len(open_heats) - len(due)
+            # While a pairing follows, the pages wait for its end (``more``): each
+            # follower of a page is then told the results and the new heats together,
+            # once a wave, and the new heats go out before the pages. Own lines go at once.
+            pairing_follows = status(record, self.clock()) == "running"
+            held = False
             for chunk in _chunks(due):
                 # Each heat parsed anew: counting it changes it.
                 settled = await asyncio.gather(
@@ -197,21 +202,22 @@ class ArenaWaves:
                     )
                 )
                 still_open += sum(1 for players in settled if not players)
-                await self._tell(arena_id, [p for players in settled for p in players])
+                changed = [p for players in settled for p in players]
+                if changed:
+                    await self.arenas.publish(arena_id, changed, more=pairing_follows)
+                    held = held or pairing_follows
             state = status(record, self.clock())
             if state == "finished" and still_open == 0:
                 await self._finish(record)
-            if state != "running":
-                return 0
             # A heat starts with the pairing (its ``started_at``), after the results
             # were counted: the players those freed are paired in this same wave.
-            return await self._pair(record, entries, self.clock())
+            made = await self._pair(record, entries, self.clock()) if state == "running" else 0
+            if held and not made:
+                # No pairing message came last: this one lets the pages go.
+                await self.arenas.publish(arena_id, [])
+            return made
         finally:
             await self.store.unlock(arena_id, self.owner)
-
-    async def _tell(self, arena_id: str, changed: list[str]) -> None:
-        if changed:
-            await self.arenas.publish(arena_id, changed)
 
     async def _finish(self, record: dict[str, Any]) -> None:
         """Marks the standings final (every heat settled) and tells the followers."""

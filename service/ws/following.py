@@ -100,8 +100,9 @@ class _Followed:
         # have not been told in them (None: every change was).
         self.pages_due = 0.0
         self.owed_since: float | None = None
-        # The changes owed are a wave's pairing, which goes on: the pages wait for its
-        # end. Changes owed before it (heats counted) are told when due all the same.
+        # The changes owed are a wave's (the heats it counted, then its pairing), which
+        # goes on: the pages wait for its end. Changes owed before the wave (a leave,
+        # say) are told when due all the same.
         self.holding = False
         self.wake = asyncio.Event()
         # The players named by the changes not told yet; ``everyone``: any line may have
@@ -162,9 +163,9 @@ class _Followed:
         """When the pages may be told next. Own lines (a player's new heat) go out at
         once; a page, whose message goes to every follower of it, at most every
         ``ARENA_PAGE_SECONDS``, and while a wave's pairing goes on, after its last
-        chunk: a wave that pairs hundreds of players a chunk at a time tells the
-        followers of a page once, after telling every player their heat. Heats counted
-        are not held back by the pairing that follows them."""
+        chunk: a wave that counts heats and pairs hundreds of players a chunk at a time
+        tells the followers of a page once, after telling every player their heat.
+        Changes owed before the wave began are not held back by it."""
         if self.holding and self.owed_since is not None:
             return max(self.pages_due, self.owed_since + MAX_PAGES_HELD)
         return self.pages_due

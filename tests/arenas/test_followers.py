@@ -237,7 +237,7 @@ async def test_pages_held_for_a_wave_that_never_ends_go_out_after_a_while(
     assert [row["present"] for row in orjson.loads(watched[-1])["rows"]] == [False]
 
 
-async def test_heats_counted_before_a_wave_pairs_are_not_held_back_by_its_pairing(
+async def test_changes_owed_before_a_wave_pairs_are_not_held_back_by_its_pairing(
     app: Starlette, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(app.state.settings, "arena_page_seconds", 0.3)
@@ -247,7 +247,7 @@ async def test_heats_counted_before_a_wave_pairs_are_not_held_back_by_its_pairin
     arena_id, players = await _arena(app, 3)
     watcher, watched = _follower()
     await hub.add(arena_id, watcher, "w")
-    # A page told just now: the next change (as a heat counted) is owed until it is due.
+    # A page told just now: the next change (a leave) is owed until it is due.
     await state.arenas.leave(arena_id, players[0]["player_token"])
     await _told(hub, arena_id)
     await state.arenas.leave(arena_id, players[1]["player_token"])
@@ -257,3 +257,42 @@ async def test_heats_counted_before_a_wave_pairs_are_not_held_back_by_its_pairin
     await _told(hub, arena_id)
     told = [orjson.loads(m)["rows"] for m in watched[2:]]
     assert sorted(row["name"] for rows in told for row in rows) == ["P1", "P2"]
+
+
+async def test_a_wave_that_counts_heats_and_pairs_tells_each_page_once_after_the_new_heats(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The results a wave counts and the heats it then makes reach a page's followers in
+    one message, after every new heat was told: pages could go at every change here."""
+    monkeypatch.setattr(app.state.settings, "arena_page_seconds", 0.0)
+    monkeypatch.setattr(app.state.settings, "race_countdown_seconds", 0.0)
+    state = app.state
+    hub: ArenaFollowers = state.arena_followers
+    arena_id, players = await _arena(app, 4)
+    log: list[tuple[str, dict[str, Any]]] = []
+    await hub.add(
+        arena_id, Follower(1, None, None, lambda b: log.append(("watcher", orjson.loads(b)))), "w"
+    )
+    for player in players:
+        follower = Follower(
+            1,
+            player["player_token"],
+            player["player_id"],
+            lambda b, name=player["name"]: log.append((name, orjson.loads(b))),
+        )
+        await hub.add(arena_id, follower, player["name"])
+    assert await state.arena_waves.wave() == 2
+    await _told(hub, arena_id)
+    for player in players:
+        heat = (await state.arenas.view(arena_id, player["player_token"]))["you"]["heat"]
+        await state.races.resign(heat["race_id"], heat["player_token"])
+    del log[:]
+
+    assert await state.arena_waves.wave() == 2
+    await _told(hub, arena_id)
+    pages = [n for n, (name, message) in enumerate(log) if name == "watcher"]
+    assert len(pages) == 1
+    rows = log[pages[0]][1]["rows"]
+    assert len(rows) == 4 and all(row["heats"] == 1 and row["playing"] for row in rows)
+    new_heats = [n for n, (name, message) in enumerate(log) if (message["you"] or {}).get("heat")]
+    assert len(new_heats) >= 4 and max(new_heats) < pages[0]
