@@ -270,17 +270,15 @@ async def test_a_wave_that_counts_heats_and_pairs_tells_each_page_once_after_the
     hub: ArenaFollowers = state.arena_followers
     arena_id, players = await _arena(app, 4)
     log: list[tuple[str, dict[str, Any]]] = []
-    await hub.add(
-        arena_id, Follower(1, None, None, lambda b: log.append(("watcher", orjson.loads(b)))), "w"
-    )
+
+    def following(name: str, player: dict[str, Any] | None) -> Follower:
+        token = player["player_token"] if player else None
+        player_id = player["player_id"] if player else None
+        return Follower(1, token, player_id, lambda b: log.append((name, orjson.loads(b))))
+
+    await hub.add(arena_id, following("watcher", None), "w")
     for player in players:
-        follower = Follower(
-            1,
-            player["player_token"],
-            player["player_id"],
-            lambda b, name=player["name"]: log.append((name, orjson.loads(b))),
-        )
-        await hub.add(arena_id, follower, player["name"])
+        await hub.add(arena_id, following(player["name"], player), player["name"])
     assert await state.arena_waves.wave() == 2
     await _told(hub, arena_id)
     for player in players:
