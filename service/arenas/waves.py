@@ -4,36 +4,28 @@ Every instance runs a wave every ``ARENA_WAVE_SECONDS`` for each arena running (
 ended with heats still open); one instance at a time runs an arena's wave (the arena's
 lock). Each change is a store ``swap`` from the entries as read, so a heat's result is
 counted once and a player is in one heat at a time even when a wave is taken over by
-another instance midway.
-
-A wave that pairs more than one chunk of heats on a shared store (an arena's start,
-when every player who joined early is free at once) asks the other instances to help:
-it publishes its pairs as a plan on ``PLANS_TOPIC``, and every instance, itself
-included, takes the plan's chunks one at a time from a shared counter until none is
-left. A helper reads the entries of its chunk's players again and pairs only those still
-present and free, by the same swap. The wave waits for the chunks others took (at most
-``_HELPERS_WAIT`` seconds: a helper that stopped midway leaves its players free for the
-next wave) before it lets the arena's lock go.
+another instance midway. Pairing the free players and making their heats: ``heats``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 
 from .. import engine
-from ..errors import ServiceError, from_store
+from ..errors import ServiceError
 from ..games.hooks import RaceRead
 from ..protocol import ErrorCode
 from ..races.updates import RaceUpdates
-from ..store import Delivery, StoreUnavailable
+from ..store import StoreUnavailable
 from ..store.arenas import Swap
 from ..support.ids import new_id
 from ..support.tasks import cancel_and_wait
 from . import Arenas, rules
+from .heats import HeatMaker, chunks
 from .records import dumps, status
 
 log = logging.getLogger("service.arenas")
@@ -43,8 +35,6 @@ Parsed = dict[str, tuple[str, dict[str, Any]]]
 
 # A wave that takes longer than this (a stalled store) lets another instance take over.
 _LOCK_MS = 10_000
-# Heats a wave counts, or makes, at once.
-_AT_ONCE = 32
 # How often an instance makes the scheduled arenas (seconds).
 _SCHEDULE_EVERY = 30.0
 # How often an open heat's games are read for an ending its race missed (seconds), and
@@ -53,14 +43,6 @@ _DEEP_EVERY = 10.0
 _DEEP_PER_WAVE = 16
 # How long before an arena's start its first wave's deals are made (milliseconds).
 _DEAL_AHEAD_MS = 15_000
-# The topic on which a wave asks every instance to help make its heats.
-PLANS_TOPIC = "arena-plans"
-# How long a wave waits for the chunks of its plan that other instances took (seconds),
-# and how often it looks.
-_HELPERS_WAIT = 2.0
-_HELPERS_POLL = 0.005
-# How long a plan's counters are kept (seconds).
-_PLAN_SECONDS = 60
 
 
 class ArenaWaves:
@@ -86,25 +68,16 @@ class ArenaWaves:
         # Arena id -> race id -> its open heat's JSON as last read, and its parse.
         self._heats: dict[str, Parsed] = {}
         self._task: asyncio.Task[None] | None = None
-        # The chunks of other instances' plans this instance is making.
-        self._helping: set[asyncio.Task[None]] = set()
+        self.heats = HeatMaker(arenas, self.owner)
 
     async def start(self) -> None:
-        if self.store.shared:
-            try:
-                await self.arenas.store.subscribe(PLANS_TOPIC, self)
-            except StoreUnavailable as exc:
-                # Subscribed all the same: the store listens again once it is back.
-                log.warning("arena plans not heard yet: %s", exc)
+        await self.heats.start()
         self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
         if self._task is not None:
             await cancel_and_wait(self._task)
-        for task in list(self._helping):
-            await cancel_and_wait(task)
-        if self.store.shared:
-            await self.arenas.store.unsubscribe(PLANS_TOPIC, self)
+        await self.heats.close()
 
     async def _run(self) -> None:
         scheduled = 0.0
@@ -191,7 +164,7 @@ class ArenaWaves:
             # once a wave, and the new heats go out before the pages. Own lines go at once.
             pairing_follows = status(record, self.clock()) == "running"
             held = False
-            for chunk in _chunks(due):
+            for chunk in chunks(due):
                 # Each heat parsed anew: counting it changes it.
                 settled = await asyncio.gather(
                     *(
@@ -211,7 +184,7 @@ class ArenaWaves:
                 await self._finish(record)
             # A heat starts with the pairing (its ``started_at``), after the results
             # were counted: the players those freed are paired in this same wave.
-            made = await self._pair(record, entries, self.clock()) if state == "running" else 0
+            made = await self.heats.pair(record, entries, self.clock()) if state == "running" else 0
             if held and not made:
                 # No pairing message came last: this one lets the pages go.
                 await self.arenas.publish(arena_id, [])
@@ -306,174 +279,6 @@ class ArenaWaves:
             return []
         return accounts
 
-    async def _pair(
-        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int
-    ) -> int:
-        free = [e for e in entries.values() if e["present"] and e["state"] == "free"]
-        if len(free) < 2:
-            return 0
-        start = record["start_at"]
-        order = sorted(entries.values(), key=lambda e: -rules.standing_score(e, start))
-        rank = {e["player_id"]: i for i, e in enumerate(order)}
-        mode = engine.Mode.find(record["mode"], engine.Mode.all())
-        assert mode is not None
-        made = 0
-        # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
-        # told as soon as it is made: the first players paired need not wait for the
-        # last. Every message but the last says more follow, so that the followers send
-        # the players their heats first and the pages (whose "playing" marks each chunk
-        # changes) once, after the last: a page goes to every follower of it, and an
-        # arena's first wave pairs everybody at once.
-        chunks = _chunks(rules.pair_free(free, rank))
-        if len(chunks) > 1 and self.store.shared:
-            return await self._pair_with_helpers(record, mode, entries, chunks, wave_at)
-        for number, chunk in enumerate(chunks, 1):
-            heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
-            paired = [p for players in await asyncio.gather(*heats) for p in players]
-            made += len(paired) // 2
-            last = number == len(chunks)
-            if paired or (last and made):
-                await self.arenas.publish(record["arena_id"], paired, more=not last)
-        return made
-
-    async def _pair_with_helpers(
-        self,
-        record: dict[str, Any],
-        mode: engine.Mode,
-        entries: dict[str, dict[str, Any]],
-        chunks: list[list[tuple[str, str]]],
-        wave_at: int,
-    ) -> int:
-        """Makes the wave's heats with the other instances' help (a plan); how many
-        were made by all."""
-        arena_id = record["arena_id"]
-        plan_id = new_id(12)
-        plan = {
-            "plan_id": plan_id,
-            "owner": self.owner,
-            "record": record,
-            "wave_at": wave_at,
-            "chunks": chunks,
-        }
-        await from_store(self.arenas.store.publish(PLANS_TOPIC, orjson.dumps(plan)))
-        while (index := await self._claim(plan_id)) < len(chunks):
-            pairs = [(entries[a], entries[b]) for a, b in chunks[index]]
-            await self._make_chunk(record, mode, plan_id, pairs, wave_at)
-        loop = asyncio.get_running_loop()
-        waited_until = loop.time() + _HELPERS_WAIT
-        while await self._tally(plan_id, "done", 0) < len(chunks):
-            if loop.time() >= waited_until:
-                log.warning("arena %s: chunks of plan %s not made in time", arena_id, plan_id)
-                break
-            await asyncio.sleep(_HELPERS_POLL)
-        made = await self._tally(plan_id, "made", 0)
-        # The last message: the followers may tell the pages now.
-        await self.arenas.publish(arena_id, [])
-        return made
-
-    def deliver(self, delivery: Delivery) -> None:
-        """A plan published by a wave (``PLANS_TOPIC``): this instance helps make its
-        heats unless the wave is its own."""
-        if delivery.payload is None:
-            return
-        plan = orjson.loads(delivery.payload)
-        if plan["owner"] == self.owner:
-            return
-        task = asyncio.create_task(self._help(plan))
-        self._helping.add(task)
-        task.add_done_callback(self._helping.discard)
-
-    async def _help(self, plan: dict[str, Any]) -> None:
-        record = plan["record"]
-        arena_id = record["arena_id"]
-        mode = engine.Mode.find(record["mode"], engine.Mode.all())
-        assert mode is not None
-        chunks = plan["chunks"]
-        try:
-            while (index := await self._claim(plan["plan_id"])) < len(chunks):
-                chunk = chunks[index]
-                found = await self.store.entries(arena_id, [p for pair in chunk for p in pair])
-                entries = {p: orjson.loads(text) for p, text in found.items()}
-                # Paired only if still free and present, as the wave's swap would find.
-                pairs = [
-                    (entries[a], entries[b])
-                    for a, b in chunk
-                    if _free(entries.get(a)) and _free(entries.get(b))
-                ]
-                await self._make_chunk(record, mode, plan["plan_id"], pairs, plan["wave_at"])
-        except (ServiceError, StoreUnavailable) as exc:
-            log.warning("arena %s: helping with a wave failed: %s", arena_id, exc)
-
-    async def _make_chunk(
-        self,
-        record: dict[str, Any],
-        mode: engine.Mode,
-        plan_id: str,
-        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
-        wave_at: int,
-    ) -> None:
-        """Makes one chunk of a plan's heats, tells their players, and counts it done."""
-        heats = [self._heat(record, mode, a, b, wave_at) for a, b in pairs]
-        paired = [p for players in await asyncio.gather(*heats) for p in players]
-        if paired:
-            await self.arenas.publish(record["arena_id"], paired, more=True)
-            await self._tally(plan_id, "made", len(paired) // 2)
-        await self._tally(plan_id, "done", 1)
-
-    async def _claim(self, plan_id: str) -> int:
-        """The index of the plan's next chunk nobody has taken (past the last: none)."""
-        return await self._tally(plan_id, "claimed", 1) - 1
-
-    async def _tally(self, plan_id: str, what: str, add: int) -> int:
-        key = f"arena-plan:{plan_id}:{what}"
-        return await from_store(self.arenas.store.tally(key, _PLAN_SECONDS, add))
-
-    async def _heat(
-        self,
-        record: dict[str, Any],
-        mode: engine.Mode,
-        a: dict[str, Any],
-        b: dict[str, Any],
-        wave_at: int,
-    ) -> list[str]:
-        """Makes one heat's race, then marks both players in it in one swap; the two
-        player ids when done, none when either changed meanwhile (the race is never
-        played and expires)."""
-        seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
-        doc = await self.arenas.lobby.create_paired(
-            mode, seats, self.arenas.settings.arena_heat_seconds
-        )
-        heat = {
-            "race_id": doc.race_id,
-            "started_at": wave_at,
-            "ended_at": None,
-            "outcomes": None,
-            "players": [
-                {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
-                for e in (a, b)
-            ],
-        }
-        swap = Swap(heat=(doc.race_id, None, dumps(heat)))
-        for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
-            before = dumps(entry)
-            entry.update(
-                state="playing",
-                heat={
-                    "race_id": doc.race_id,
-                    "game_id": seat.game_id,
-                    "player_id": seat.player_id,
-                    "opponent": {"name": other["name"], "rating": round(other["rating"])},
-                },
-            )
-            swap.entries.append((entry["player_id"], before, dumps(entry)))
-        if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
-            return [a["player_id"], b["player_id"]]
-        return []
-
-
-def _free(entry: dict[str, Any] | None) -> bool:
-    return entry is not None and entry["present"] and entry["state"] == "free"
-
 
 def _parsed(texts: dict[str, str], earlier: Parsed) -> Parsed:
     """Each JSON text with its parse, taken from ``earlier`` when the text is the same."""
@@ -495,10 +300,3 @@ def _unchanged(read: RaceRead | None, versions: dict[str, int], now: int) -> boo
         and doc.finished_at is None
         and (doc.ends_at is None or now < doc.ends_at)
     )
-
-
-T = TypeVar("T")
-
-
-def _chunks(items: list[T]) -> list[list[T]]:
-    return [items[i : i + _AT_ONCE] for i in range(0, len(items), _AT_ONCE)]

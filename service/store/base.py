@@ -85,6 +85,12 @@ def race_topic(race_id: str) -> str:
     return f"race:{race_id}"
 
 
+def is_game_topic(topic: str) -> bool:
+    """Whether a topic is a game's: any other names its kind before a colon (a race's,
+    an arena's, a seek's), which no game id holds."""
+    return ":" not in topic
+
+
 def log_entry(notation: str, at_ms: int) -> str:
     """An action as the log keeps it: its notation and its time after the game's start."""
     return f"{notation} {at_ms}"
@@ -301,7 +307,7 @@ class Store(ABC):
     @property
     def subscribed_games(self) -> int:
         """Games with at least one subscriber on this instance."""
-        return len(self._local)
+        return sum(1 for topic in self._local if is_game_topic(topic))
 
     @property
     def feed_health(self) -> tuple[bool, int]:

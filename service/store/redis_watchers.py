@@ -2,7 +2,8 @@
 
 An instance writes its id into ``sol:{<game id>}:w`` while its clients watch the game,
 and the commit script publishes a change only when another instance is named there (see
-``redis_layout``). A race's saves always publish, so races have no such hash.
+``redis_layout``). Only games commit that way: a race's saves, an arena's changes and
+the other topics' messages always publish, so they have no such hash.
 """
 
 from __future__ import annotations
@@ -15,13 +16,11 @@ from redis.exceptions import RedisError
 
 from ..support.ids import new_id
 from ..support.locks import KeyedLocks
-from .base import race_topic
+from .base import is_game_topic
 from .redis_batches import OneByOne, Pipelined
 from .redis_layout import watchers_key
 
 log = logging.getLogger("service.store.redis")
-
-_RACE_PREFIX = race_topic("")
 
 
 class Watchers:
@@ -52,7 +51,7 @@ class Watchers:
         A game's subscribe and unsubscribe can overlap; each write, made under the
         game's lock, follows what is wanted at that moment, so the last one is right.
         """
-        if topic.startswith(_RACE_PREFIX):
+        if not is_game_topic(topic):
             return
         async with self._locks(topic):
             await self._sync(topic)
@@ -77,7 +76,7 @@ class Watchers:
     async def rewrite(self, topics: list[str]) -> None:
         """Writes the entries of ``topics`` again (a failover may have lost them); raises
         while Redis does not take them."""
-        games = [topic for topic in topics if not topic.startswith(_RACE_PREFIX)]
+        games = [topic for topic in topics if is_game_topic(topic)]
         commands = [command for game_id in games for command in self._commands(game_id)]
         if commands:
             await self._run(*commands)

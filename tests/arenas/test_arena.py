@@ -342,8 +342,8 @@ def test_a_heat_whose_swap_failed_leaves_its_players_free_for_the_next_wave(
     arena_id = make_arena(service, host)
     join(service, arena_id, ada)
     join(service, arena_id, bob)
-    waves = service.app.state.arena_waves  # type: ignore[attr-defined]
-    swap = waves.store.swap
+    maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
+    swap = maker.store.swap
     refused: list[str] = []
 
     async def refuse_new_heats(arena: str, change: Any, ttl: int) -> bool:
@@ -352,10 +352,10 @@ def test_a_heat_whose_swap_failed_leaves_its_players_free_for_the_next_wave(
             return False
         return bool(await swap(arena, change, ttl))
 
-    monkeypatch.setattr(waves.store, "swap", refuse_new_heats)
+    monkeypatch.setattr(maker.store, "swap", refuse_new_heats)
     assert wave(service) == 0 and len(refused) == 1
     assert mine(service, arena_id, ada)["heat"] is None
-    monkeypatch.setattr(waves.store, "swap", swap)
+    monkeypatch.setattr(maker.store, "swap", swap)
     assert wave(service) == 1
     ada_heat, bob_heat = mine(service, arena_id, ada)["heat"], mine(service, arena_id, bob)["heat"]
     assert ada_heat["race_id"] == bob_heat["race_id"] != refused[0]

@@ -14,7 +14,8 @@ import pytest
 from starlette.applications import Starlette
 
 from service.app import create_app
-from service.arenas import arena_topic, waves
+from service.arenas import arena_topic
+from service.arenas import heats as heats_module
 from service.config import Settings
 from service.support.metrics import Metrics
 from service.ws import following as following_module
@@ -190,7 +191,7 @@ async def test_a_wave_tells_every_player_their_heat_before_it_tells_the_page(
 ) -> None:
     # Pages could go at every chunk of the wave; two heats a chunk, four chunks.
     monkeypatch.setattr(app.state.settings, "arena_page_seconds", 0.0)
-    monkeypatch.setattr(waves, "_AT_ONCE", 2)
+    monkeypatch.setattr(heats_module, "AT_ONCE", 2)
     state = app.state
     hub: ArenaFollowers = state.arena_followers
     arena_id, players = await _arena(app, 8)

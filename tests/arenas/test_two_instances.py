@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.arenas import waves as waves_module
+from service.arenas import heats as heats_module
 from service.store import StoreUnavailable
 from tests.arenas.support import arena_service, join, make_arena, mine, race_of, wave
 from tests.players.conftest import new_player
@@ -125,15 +125,15 @@ def an_arena_of(
 
 def slowed(service: CheckedClient, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     """Makes the instance's heats ``seconds`` slower, so that the other takes chunks."""
-    waves = service.app.state.arena_waves  # type: ignore[attr-defined]
-    heat = waves._heat
+    maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
+    heat = maker._heat
 
     async def slow_heat(*args: Any) -> list[str]:
         await asyncio.sleep(seconds)
         made: list[str] = await heat(*args)
         return made
 
-    monkeypatch.setattr(waves, "_heat", slow_heat)
+    monkeypatch.setattr(maker, "_heat", slow_heat)
 
 
 def test_the_other_instance_helps_make_a_wave_of_many_heats(
@@ -142,12 +142,12 @@ def test_the_other_instance_helps_make_a_wave_of_many_heats(
     """A wave of more than one chunk of heats is a plan that every instance takes chunks
     of: the other instance makes some of the heats, and still every player is in exactly
     one heat and every heat is listed once."""
-    monkeypatch.setattr(waves_module, "_AT_ONCE", 2)
+    monkeypatch.setattr(heats_module, "AT_ONCE", 2)
     clock = Clock()
     with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
         arena_id, racers = an_arena_of([one, two], 24)
         slowed(one, monkeypatch, 0.05)
-        helper = two.app.state.arena_waves  # type: ignore[attr-defined]
+        helper = two.app.state.arena_waves.heats  # type: ignore[attr-defined]
         helped: list[str] = []
         heat = helper._heat
 
@@ -170,13 +170,13 @@ def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
 ) -> None:
     """A helper that stops midway (here: its store calls fail) leaves the players of its
     chunk free: the wave stops waiting for it, and the next wave pairs them."""
-    monkeypatch.setattr(waves_module, "_AT_ONCE", 2)
-    monkeypatch.setattr(waves_module, "_HELPERS_WAIT", 0.3)
+    monkeypatch.setattr(heats_module, "AT_ONCE", 2)
+    monkeypatch.setattr(heats_module, "_HELPERS_WAIT", 0.3)
     clock = Clock()
     with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
         arena_id, racers = an_arena_of([one, two], 16)
         slowed(one, monkeypatch, 0.05)
-        helper = two.app.state.arena_waves  # type: ignore[attr-defined]
+        helper = two.app.state.arena_waves.heats  # type: ignore[attr-defined]
         failed: list[int] = []
 
         async def failing_heat(*args: Any) -> list[str]:

@@ -1,0 +1,249 @@
+"""Making an arena's heats: a wave's pairs, a chunk of heats at a time, each heat's race
+and the swap that puts both players in it; and the plans by which the instances on a
+shared store make one wave's heats together.
+
+A wave that pairs more than one chunk of heats on a shared store (an arena's start,
+when every player who joined early is free at once) asks the other instances to help:
+it publishes its pairs as a plan on ``PLANS_TOPIC``, and every instance, its own
+included, takes the plan's chunks one at a time from a shared counter until none is
+left. A helper reads the entries of its chunk's players again and pairs only those still
+present and free, by the same swap. The wave waits for the chunks others took (at most
+``_HELPERS_WAIT`` seconds: a helper that stopped midway leaves its players free for the
+next wave) before it lets the arena's lock go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, TypeVar
+
+import orjson
+
+from .. import engine
+from ..errors import ServiceError, from_store
+from ..store import Delivery, StoreUnavailable
+from ..store.arenas import Swap
+from ..support.ids import new_id
+from ..support.tasks import cancel_and_wait
+from . import Arenas, rules
+from .records import dumps
+
+log = logging.getLogger("service.arenas")
+
+# Heats a wave counts, or makes, at once.
+AT_ONCE = 32
+# The topic on which a wave asks every instance to help make its heats (not a game's:
+# it has a kind before a colon).
+PLANS_TOPIC = "arena:plans"
+# How long a wave waits for the chunks of its plan that other instances took (seconds),
+# and how often it looks.
+_HELPERS_WAIT = 2.0
+_HELPERS_POLL = 0.005
+# How long a plan's counters are kept (seconds).
+_PLAN_SECONDS = 60
+
+
+class HeatMaker:
+    """One instance's making of arena heats: its own waves' and its share of the other
+    instances' plans."""
+
+    def __init__(self, arenas: Arenas, owner: str) -> None:
+        self.arenas = arenas
+        self.store = arenas.arenas
+        # The instance's id as the arenas' wave locks know it.
+        self.owner = owner
+        # The chunks of other instances' plans this instance is making.
+        self._helping: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        if self.store.shared:
+            try:
+                await self.arenas.store.subscribe(PLANS_TOPIC, self)
+            except StoreUnavailable as exc:
+                # Subscribed all the same: the store listens again once it is back.
+                log.warning("arena plans not heard yet: %s", exc)
+
+    async def close(self) -> None:
+        for task in list(self._helping):
+            await cancel_and_wait(task)
+        if self.store.shared:
+            await self.arenas.store.unsubscribe(PLANS_TOPIC, self)
+
+    async def pair(
+        self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int
+    ) -> int:
+        """Pairs the free players of ``entries`` (the wave's reading) and makes their
+        heats; how many were made."""
+        free = [e for e in entries.values() if e["present"] and e["state"] == "free"]
+        if len(free) < 2:
+            return 0
+        start = record["start_at"]
+        order = sorted(entries.values(), key=lambda e: -rules.standing_score(e, start))
+        rank = {e["player_id"]: i for i, e in enumerate(order)}
+        mode = engine.Mode.find(record["mode"], engine.Mode.all())
+        assert mode is not None
+        made = 0
+        # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
+        # told as soon as it is made: the first players paired need not wait for the
+        # last. Every message but the last says more follow, so that the followers send
+        # the players their heats first and the pages (whose "playing" marks each chunk
+        # changes) once, after the last: a page goes to every follower of it, and an
+        # arena's first wave pairs everybody at once.
+        planned = chunks(rules.pair_free(free, rank))
+        if len(planned) > 1 and self.store.shared:
+            return await self._pair_with_helpers(record, mode, entries, planned, wave_at)
+        for number, chunk in enumerate(planned, 1):
+            heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
+            paired = [p for players in await asyncio.gather(*heats) for p in players]
+            made += len(paired) // 2
+            last = number == len(planned)
+            if paired or (last and made):
+                await self.arenas.publish(record["arena_id"], paired, more=not last)
+        return made
+
+    async def _pair_with_helpers(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        entries: dict[str, dict[str, Any]],
+        chunks: list[list[tuple[str, str]]],
+        wave_at: int,
+    ) -> int:
+        """Makes the wave's heats with the other instances' help (a plan); how many
+        were made by all."""
+        arena_id = record["arena_id"]
+        plan_id = new_id(12)
+        plan = {
+            "plan_id": plan_id,
+            "owner": self.owner,
+            "record": record,
+            "wave_at": wave_at,
+            "chunks": chunks,
+        }
+        await from_store(self.arenas.store.publish(PLANS_TOPIC, orjson.dumps(plan)))
+        while (index := await self._claim(plan_id)) < len(chunks):
+            pairs = [(entries[a], entries[b]) for a, b in chunks[index]]
+            await self._make_chunk(record, mode, plan_id, pairs, wave_at)
+        loop = asyncio.get_running_loop()
+        waited_until = loop.time() + _HELPERS_WAIT
+        while await self._tally(plan_id, "done", 0) < len(chunks):
+            if loop.time() >= waited_until:
+                log.warning("arena %s: chunks of plan %s not made in time", arena_id, plan_id)
+                break
+            await asyncio.sleep(_HELPERS_POLL)
+        made = await self._tally(plan_id, "made", 0)
+        # The last message: the followers may tell the pages now.
+        await self.arenas.publish(arena_id, [])
+        return made
+
+    def deliver(self, delivery: Delivery) -> None:
+        """A plan published by a wave (``PLANS_TOPIC``): this instance helps make its
+        heats unless the wave is its own."""
+        if delivery.payload is None:
+            return
+        plan = orjson.loads(delivery.payload)
+        if plan["owner"] == self.owner:
+            return
+        task = asyncio.create_task(self._help(plan))
+        self._helping.add(task)
+        task.add_done_callback(self._helping.discard)
+
+    async def _help(self, plan: dict[str, Any]) -> None:
+        record = plan["record"]
+        arena_id = record["arena_id"]
+        mode = engine.Mode.find(record["mode"], engine.Mode.all())
+        assert mode is not None
+        chunks = plan["chunks"]
+        try:
+            while (index := await self._claim(plan["plan_id"])) < len(chunks):
+                chunk = chunks[index]
+                found = await self.store.entries(arena_id, [p for pair in chunk for p in pair])
+                entries = {p: orjson.loads(text) for p, text in found.items()}
+                # Paired only if still free and present, as the wave's swap would find.
+                pairs = [
+                    (entries[a], entries[b])
+                    for a, b in chunk
+                    if _free(entries.get(a)) and _free(entries.get(b))
+                ]
+                await self._make_chunk(record, mode, plan["plan_id"], pairs, plan["wave_at"])
+        except (ServiceError, StoreUnavailable) as exc:
+            log.warning("arena %s: helping with a wave failed: %s", arena_id, exc)
+
+    async def _make_chunk(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        plan_id: str,
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+        wave_at: int,
+    ) -> None:
+        """Makes one chunk of a plan's heats, tells their players, and counts it done."""
+        heats = [self._heat(record, mode, a, b, wave_at) for a, b in pairs]
+        paired = [p for players in await asyncio.gather(*heats) for p in players]
+        if paired:
+            await self.arenas.publish(record["arena_id"], paired, more=True)
+            await self._tally(plan_id, "made", len(paired) // 2)
+        await self._tally(plan_id, "done", 1)
+
+    async def _claim(self, plan_id: str) -> int:
+        """The index of the plan's next chunk nobody has taken (past the last: none)."""
+        return await self._tally(plan_id, "claimed", 1) - 1
+
+    async def _tally(self, plan_id: str, what: str, add: int) -> int:
+        key = f"arena-plan:{plan_id}:{what}"
+        return await from_store(self.arenas.store.tally(key, _PLAN_SECONDS, add))
+
+    async def _heat(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        a: dict[str, Any],
+        b: dict[str, Any],
+        wave_at: int,
+    ) -> list[str]:
+        """Makes one heat's race, then marks both players in it in one swap; the two
+        player ids when done, none when either changed meanwhile (the race is never
+        played and expires)."""
+        seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
+        doc = await self.arenas.lobby.create_paired(
+            mode, seats, self.arenas.settings.arena_heat_seconds
+        )
+        heat = {
+            "race_id": doc.race_id,
+            "started_at": wave_at,
+            "ended_at": None,
+            "outcomes": None,
+            "players": [
+                {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
+                for e in (a, b)
+            ],
+        }
+        swap = Swap(heat=(doc.race_id, None, dumps(heat)))
+        for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
+            before = dumps(entry)
+            entry.update(
+                state="playing",
+                heat={
+                    "race_id": doc.race_id,
+                    "game_id": seat.game_id,
+                    "player_id": seat.player_id,
+                    "opponent": {"name": other["name"], "rating": round(other["rating"])},
+                },
+            )
+            swap.entries.append((entry["player_id"], before, dumps(entry)))
+        if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
+            return [a["player_id"], b["player_id"]]
+        return []
+
+
+def _free(entry: dict[str, Any] | None) -> bool:
+    return entry is not None and entry["present"] and entry["state"] == "free"
+
+
+T = TypeVar("T")
+
+
+def chunks(items: list[T]) -> list[list[T]]:
+    """``items`` in chunks of ``AT_ONCE``: heats a wave counts, or makes, at once."""
+    return [items[i : i + AT_ONCE] for i in range(0, len(items), AT_ONCE)]
