@@ -35,7 +35,7 @@ log = logging.getLogger("service.arenas")
 AT_ONCE = 32
 # The topic on which a wave asks every instance to help make its heats (not a game's:
 # it has a kind before a colon).
-PLANS_TOPIC = "arena:plans"
+PLANS_TOPIC = "arenas:plans"
 # How long a wave waits for the chunks of its plan that other instances took (seconds),
 # and how often it looks.
 _HELPERS_WAIT = 2.0
