@@ -20,8 +20,15 @@ Figures: ``arena.first_wave_in_process_ms`` (the median wave), ``..._min_ms`` an
 ``..._max_ms``, ``arena.first_wave_in_process_us_per_heat`` (the median wave per heat),
 and ``arena.open_wave_in_process_ms`` (the median of the waves after it).
 
+With ``--followers`` every player also follows the top page of the standings with their
+player token, as in ``benchmarks/arena.py``, through a follower that keeps the frames
+instead of sending them: each wave is then timed until its last telling is over (every
+player told their heat, every follower the page), which is the work of telling without
+the sockets. Figures: ``arena.first_wave_told_in_process_ms`` (the median) and
+``arena.frames_per_first_wave`` (frames made for one wave's followers).
+
     python benchmarks/arena_wave.py [--players 1000] [--arenas 4] [--open-waves 5]
-                                    [--redis] [--quick]
+                                    [--followers] [--redis] [--quick]
 """
 
 from __future__ import annotations
@@ -60,7 +67,9 @@ class Clock:
         self.ahead += max(0.0, at_ms / 1000 - self()) + 0.001
 
 
-def run(args: argparse.Namespace, store_url: str) -> tuple[list[float], list[float]]:
+def run(
+    args: argparse.Namespace, store_url: str, frame_counts: list[int]
+) -> tuple[list[float], list[float]]:
     from starlette.testclient import TestClient
 
     from service import engine
@@ -77,11 +86,15 @@ def run(args: argparse.Namespace, store_url: str) -> tuple[list[float], list[flo
         players_per_hour=1_000_000,
         # Waves only when this script runs one.
         arena_wave_seconds=3600,
+        # Pages told as soon as a wave lets them go, as for players who joined long
+        # before the start, not a tenth of a second after the joins' last telling.
+        arena_page_seconds=0,
         pairing_wave_seconds=3600,
     )
     clock = Clock()
     waves_ms: list[float] = []
     open_ms: list[float] = []
+    frames: list[bytes] = []
     with TestClient(create_app(settings, clock=clock)) as client:
         assert client.portal is not None
         portal = client.portal
@@ -92,6 +105,13 @@ def run(args: argparse.Namespace, store_url: str) -> tuple[list[float], list[flo
             made.raise_for_status()
             token: str = made.json()["player_token"]
             return token
+
+        async def follow(arena_id: str, token: str) -> None:
+            from service.ws.following import Follower
+
+            player_id = await state.players.player_id_of(token)
+            follower = Follower(1, token, player_id, frames.append)
+            await state.arena_followers.add(arena_id, follower, "f")
 
         host = new_player(0)
         arenas: list[dict[str, Any]] = []
@@ -107,16 +127,27 @@ def run(args: argparse.Namespace, store_url: str) -> tuple[list[float], list[flo
                     headers={"authorization": f"Bearer {token}"},
                 )
                 joined.raise_for_status()
+                if args.followers:
+                    portal.call(follow, arena["arena_id"], token)
             arenas.append(arena)
         mode = engine.Mode.parse(MODE)
         portal.call(state.games.openings.prepare, mode, args.arenas * args.players // 2)
         clock.move_past(max(a["start_at"] for a in arenas))
         waves = state.arena_waves
 
+        async def told(arena_id: str) -> None:
+            """Until the arena's tellings are over, pages included."""
+            followed = state.arena_followers._followed.get(arena_id)
+            while followed is not None and followed.task is not None:
+                await followed.task
+
         async def first_wave(arena_id: str) -> tuple[int, float]:
             record = orjson.loads(await waves.store.get(arena_id))
+            await told(arena_id)  # the joins' tellings
+            del frames[:]
             started = time.perf_counter()
             made: int = await waves.arena_wave(record)
+            await told(arena_id)
             return made, (time.perf_counter() - started) * 1000
 
         for arena in arenas:
@@ -124,6 +155,7 @@ def run(args: argparse.Namespace, store_url: str) -> tuple[list[float], list[flo
             if heats != args.players // 2:
                 raise SystemExit(f"the first wave made {heats} heats, not {args.players // 2}")
             waves_ms.append(ms)
+            frame_counts.append(len(frames))
         # The waves after it while every heat goes on: each reads the open heats' races to
         # see whether any is over, and counts and pairs nobody.
         for arena in arenas:
@@ -142,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--open-waves", type=int, default=5, help="waves after the first, every heat open"
     )
+    parser.add_argument(
+        "--followers",
+        action="store_true",
+        help="every player follows the top page; waves timed until told",
+    )
     parser.add_argument("--quick", action="store_true", help="40 players, 2 arenas: a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
@@ -158,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
             redis = start_redis(Path(workdir.name))
             asyncio.run(wait_redis(redis.port))
             store_url = f"redis://127.0.0.1:{redis.port}/0"
-        waves_ms, open_ms = run(args, store_url)
+        told: list[int] = []
+        waves_ms, open_ms = run(args, store_url, told)
     finally:
         if redis is not None:
             redis.stop()
@@ -166,11 +204,25 @@ def main(argv: list[str] | None = None) -> int:
     median = statistics.median(waves_ms)
     heats = args.players // 2
     where = "a private Redis" if args.redis else "the memory store"
+    first = [Figure("arena.first_wave_in_process_ms", round(median, 1), "ms", "median wave")]
+    if args.followers:
+        first = [
+            Figure(
+                "arena.first_wave_told_in_process_ms",
+                round(median, 1),
+                "ms",
+                "median wave, until every follower was told",
+            ),
+            Figure(
+                "arena.frames_per_first_wave", statistics.median(told), "1", "frames told a wave"
+            ),
+        ]
+    following = ", every player following the top page" if args.followers else ""
     report(
         f"An arena's first wave in-process: {args.arenas} arenas of {args.players} players "
-        f"({heats} heats each), on {where}, {os.cpu_count()} CPUs",
+        f"({heats} heats each){following}, on {where}, {os.cpu_count()} CPUs",
         [
-            Figure("arena.first_wave_in_process_ms", round(median, 1), "ms", "median wave"),
+            *first,
             Figure("arena.first_wave_in_process_min_ms", round(min(waves_ms), 1), "ms", "fastest"),
             Figure("arena.first_wave_in_process_max_ms", round(max(waves_ms), 1), "ms", "slowest"),
             Figure(

@@ -381,3 +381,11 @@ def test_arena_wave_benchmark_reports_its_metrics() -> None:
     assert figures["arena.first_wave_in_process_ms"]["value"] > 0
     for metric in ("min_ms", "max_ms", "us_per_heat"):
         assert f"arena.first_wave_in_process_{metric}" in figures
+
+
+def test_arena_wave_benchmark_times_the_telling_of_its_followers() -> None:
+    figures = run_benchmark("arena_wave.py", "--followers")
+    assert figures["arena.first_wave_told_in_process_ms"]["value"] > 0
+    # Arenas of 40 (``--quick``), 20 heats a wave, one chunk: each player is told their
+    # heat and the page's new lines in one message.
+    assert figures["arena.frames_per_first_wave"]["value"] == 40

@@ -96,10 +96,15 @@ def row(entry: dict[str, Any], rank: int) -> dict[str, Any]:
 def you(entry: dict[str, Any], rank: int, player_token: str, arena_id: str) -> dict[str, Any]:
     """The player's own entry, with their current heat and its race token."""
     token = arena_token(player_token, arena_id)
+    return own_line(entry, rank, token, hash_token(token))
+
+
+def own_line(entry: dict[str, Any], rank: int, token: str, token_hash: str) -> dict[str, Any]:
+    """``you`` for a caller who keeps the player's arena token and its hash: an
+    instance telling a thousand players their heats derives each token once."""
     heat = entry["heat"]
     if heat is not None:
-        mine = hash_token(token) == entry["token_hash"]
-        heat = {**heat, "player_token": token if mine else None}
+        heat = {**heat, "player_token": token if token_hash == entry["token_hash"] else None}
     return {**row(entry, rank), "heat": heat}
 
 

@@ -30,7 +30,7 @@ from ..arenas import Arenas, arena_topic, records
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
 from ..protocol.ws import FollowArenaMessage, UnfollowArenaMessage
-from ..store import Delivery, StoreUnavailable
+from ..store import Delivery, StoreUnavailable, hash_token
 from ..support.tasks import cancel_and_wait
 
 log = logging.getLogger("service.ws")
@@ -48,7 +48,7 @@ class Follower:
     """One connection's following of one arena: its page, whose own line it sees, and
     what it was last sent."""
 
-    __slots__ = ("page", "player_id", "rows", "send", "token", "you")
+    __slots__ = ("arena_token", "page", "player_id", "rows", "send", "token", "you")
 
     def __init__(
         self, page: int, token: str | None, player_id: str | None, send: Callable[[bytes], None]
@@ -61,6 +61,8 @@ class Follower:
         # when the follower was sent that reading (so its message can be shared).
         self.rows: Rows = {}
         self.you: dict[str, Any] | None = None
+        # The player's race token in the arena's heats and its hash, derived once.
+        self.arena_token: tuple[str, str] | None = None
 
 
 class _Followed:
@@ -69,6 +71,7 @@ class _Followed:
 
     __slots__ = (
         "arena_id",
+        "by_player",
         "changed",
         "everyone",
         "final",
@@ -89,6 +92,9 @@ class _Followed:
         self.hub = hub
         self.arena_id = arena_id
         self.followers: set[Follower] = set()
+        # Player id -> the followers who follow with that player's token: a change
+        # names a few players of a thousand followers.
+        self.by_player: dict[str, set[Follower]] = {}
         # Held while telling and while a new follower is sent its page, so that each
         # follower's messages are made in order from what it was sent before.
         self.lock = asyncio.Lock()
@@ -200,6 +206,10 @@ class ArenaFollowers:
                 self.store.subscribe(arena_topic(arena_id), followed)
             )
         followed.followers.add(follower)
+        if follower.player_id is not None and follower.token is not None:
+            token = records.arena_token(follower.token, arena_id)
+            follower.arena_token = (token, hash_token(token))
+            followed.by_player.setdefault(follower.player_id, set()).add(follower)
         try:
             # Listen first, then read: a change made in between is then in the page
             # read, or told after it.
@@ -228,6 +238,11 @@ class ArenaFollowers:
         if followed is None or follower not in followed.followers:
             return
         followed.followers.discard(follower)
+        same = followed.by_player.get(follower.player_id or "")
+        if same is not None:
+            same.discard(follower)
+            if not same:
+                del followed.by_player[follower.player_id or ""]
         if not followed.followers:
             del self._followed[arena_id]
             if followed.task is not None:
@@ -257,11 +272,10 @@ class ArenaFollowers:
         heats is not told. With ``pages``, sends each follower its page's changed lines
         too (all of them when ``final``)."""
         arena_id = followed.arena_id
-        mine = [
-            f
-            for f in followed.followers
-            if f.player_id is not None and (everyone or final or f.player_id in changed)
-        ]
+        if everyone or final:
+            mine = [f for same in followed.by_player.values() for f in same]
+        else:
+            mine = [f for p in changed for f in followed.by_player.get(p, ())]
         yous = await self._yous(arena_id, mine)
         if not pages:
             for follower in mine:
@@ -315,11 +329,11 @@ class ArenaFollowers:
         for follower in followers:
             entry = entries.get(follower.player_id or "")
             rank = ranks.get(follower.player_id or "")
-            if entry is None or rank is None or follower.token is None:
+            if entry is None or rank is None or follower.arena_token is None:
                 yous[follower] = None
             else:
-                yous[follower] = records.you(
-                    orjson.loads(entry), rank + 1, follower.token, arena_id
+                yous[follower] = records.own_line(
+                    orjson.loads(entry), rank + 1, *follower.arena_token
                 )
         return yous
 
