@@ -188,8 +188,13 @@ class Searches:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             if not future.done():
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.shield(self._orphaned(search, slot, executor))
+                # The slot is free only once its process is gone: the search is
+                # cancelled again meanwhile (``cancel_and_wait``), and each time the
+                # ending goes on.
+                ending = asyncio.ensure_future(self._orphaned(search, slot, executor))
+                while not ending.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.shield(ending)
             raise
         except BrokenProcessPool as exc:
             log.warning("a solver process died; starting a new one")

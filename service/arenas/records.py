@@ -108,6 +108,43 @@ def own_line(entry: dict[str, Any], rank: int, token: str, token_hash: str) -> d
     return {**row(entry, rank), "heat": heat}
 
 
+# Rank -> a line of a page of the standings.
+Rows = dict[int, dict[str, Any]]
+
+
+def changed_lines(before: Rows | None, rows: Rows, full: bool) -> list[dict[str, Any]]:
+    """The lines of a page that differ from ``before`` (all of them when ``full``)."""
+    if full or before is None:
+        return list(rows.values())
+    return [row for rank, row in rows.items() if before.get(rank) != row]
+
+
+def standings_message(
+    arena_id: str,
+    page_number: int,
+    page: dict[str, Any],
+    full: bool,
+    rows: list[dict[str, Any]],
+    you: dict[str, Any] | None,
+    request_id: str | None = None,
+) -> bytes:
+    """An ``arena_standings`` message: lines of page ``page_number`` (as read in
+    ``page``), and the follower's own line when given."""
+    message: dict[str, Any] = {
+        "type": "arena_standings",
+        "arena_id": arena_id,
+        "page": page_number,
+        "total": page["total"],
+        "full": full,
+        "final": page["final"],
+        "rows": rows,
+        "you": you,
+    }
+    if request_id is not None:
+        message["id"] = request_id
+    return orjson.dumps(message)
+
+
 def stamp(start_ms: int) -> str:
     """A start time as ``YYYYMMDDHHMM`` (UTC), part of a scheduled arena's id."""
     return datetime.fromtimestamp(start_ms / 1000, UTC).strftime("%Y%m%d%H%M")

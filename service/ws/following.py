@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from ..arenas import Arenas, arena_topic, records
+from ..arenas.records import Rows, changed_lines, standings_message
 from ..errors import ServiceError, from_store
 from ..protocol import ErrorCode
 from ..protocol.ws import FollowArenaMessage, UnfollowArenaMessage
@@ -40,8 +41,6 @@ MAX_FOLLOWED = 4
 # The longest a wave that says more of its pairing follows holds the pages back (seconds):
 # a wave whose instance stopped midway never sends its last message.
 MAX_PAGES_HELD = 1.0
-
-Rows = dict[int, dict[str, Any]]
 
 
 class Follower:
@@ -227,7 +226,9 @@ class ArenaFollowers:
                 follower.rows = last if last == rows else rows
                 follower.you = yous.get(follower)
                 follower.send(
-                    _message(arena_id, follower, page, True, lines, follower.you, request_id)
+                    standings_message(
+                        arena_id, follower.page, page, True, lines, follower.you, request_id
+                    )
                 )
         except BaseException:
             await self.remove(arena_id, follower)
@@ -283,7 +284,9 @@ class ArenaFollowers:
                 if you != follower.you:
                     follower.you = you
                     unread = {"total": followed.total, "final": False}
-                    follower.send(_message(arena_id, follower, unread, False, [], you))
+                    follower.send(
+                        standings_message(arena_id, follower.page, unread, False, [], you)
+                    )
             return
         by_page: dict[int, list[Follower]] = {}
         # Those named by the changes first: a player's new heat is queued before the page
@@ -296,12 +299,12 @@ class ArenaFollowers:
             rows = {row["rank"]: row for row in page["rows"]}
             before = followed.pages.get(number)
             followed.pages[number] = rows
-            lines = _changed_lines(before, rows, final)
+            lines = changed_lines(before, rows, final)
             shared: bytes | None = None
             for follower in followers:
                 you = yous.get(follower, follower.you)
                 own = (
-                    lines if follower.rows is before else _changed_lines(follower.rows, rows, final)
+                    lines if follower.rows is before else changed_lines(follower.rows, rows, final)
                 )
                 if not final and not own and you == follower.you:
                     follower.rows = rows
@@ -311,10 +314,14 @@ class ArenaFollowers:
                 follower.you = you
                 if own is lines and told_you is None:
                     if shared is None:
-                        shared = _message(arena_id, follower, page, final, lines, None)
+                        shared = standings_message(
+                            arena_id, follower.page, page, final, lines, None
+                        )
                     follower.send(shared)
                 else:
-                    follower.send(_message(arena_id, follower, page, final, own, told_you))
+                    follower.send(
+                        standings_message(arena_id, follower.page, page, final, own, told_you)
+                    )
 
     async def _yous(self, arena_id: str, followers: list[Follower]) -> dict[Follower, Any]:
         """The own lines of followers who follow with their player token (None for one
@@ -336,36 +343,6 @@ class ArenaFollowers:
                     orjson.loads(entry), rank + 1, *follower.arena_token
                 )
         return yous
-
-
-def _changed_lines(before: Rows | None, rows: Rows, full: bool) -> list[dict[str, Any]]:
-    if full or before is None:
-        return list(rows.values())
-    return [row for rank, row in rows.items() if before.get(rank) != row]
-
-
-def _message(
-    arena_id: str,
-    follower: Follower,
-    page: dict[str, Any],
-    full: bool,
-    rows: list[dict[str, Any]],
-    you: dict[str, Any] | None,
-    request_id: str | None = None,
-) -> bytes:
-    message: dict[str, Any] = {
-        "type": "arena_standings",
-        "arena_id": arena_id,
-        "page": follower.page,
-        "total": page["total"],
-        "full": full,
-        "final": page["final"],
-        "rows": rows,
-        "you": you,
-    }
-    if request_id is not None:
-        message["id"] = request_id
-    return orjson.dumps(message)
 
 
 class Following:

@@ -60,6 +60,24 @@ def _follower(player: dict[str, Any] | None = None, page: int = 1) -> tuple[Foll
     return Follower(page, token, player_id, sent.append), sent
 
 
+async def _followed_by_all(
+    hub: ArenaFollowers, arena_id: str, players: list[dict[str, Any]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Every player follows the top page with their token, and a watcher without one;
+    what each is sent, in order, as (their name or "watcher", the message)."""
+    log: list[tuple[str, dict[str, Any]]] = []
+
+    def following(name: str, player: dict[str, Any] | None) -> Follower:
+        token = player["player_token"] if player else None
+        player_id = player["player_id"] if player else None
+        return Follower(1, token, player_id, lambda b: log.append((name, orjson.loads(b))))
+
+    await hub.add(arena_id, following("watcher", None), "w")
+    for player in players:
+        await hub.add(arena_id, following(player["name"], player), player["name"])
+    return log
+
+
 def _saying_more(app: Starlette, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every change the arena publishes from now on says more of a wave's pairing
     follows."""
@@ -195,16 +213,7 @@ async def test_a_wave_tells_every_player_their_heat_before_it_tells_the_page(
     state = app.state
     hub: ArenaFollowers = state.arena_followers
     arena_id, players = await _arena(app, 8)
-    log: list[tuple[str, dict[str, Any]]] = []
-
-    def following(name: str, player: dict[str, Any] | None) -> Follower:
-        token = player["player_token"] if player else None
-        player_id = player["player_id"] if player else None
-        return Follower(1, token, player_id, lambda b: log.append((name, orjson.loads(b))))
-
-    await hub.add(arena_id, following("watcher", None), "w")
-    for player in players:
-        await hub.add(arena_id, following(player["name"], player), player["name"])
+    log = await _followed_by_all(hub, arena_id, players)
     del log[:]
 
     assert await state.arena_waves.wave() == 4
@@ -270,16 +279,7 @@ async def test_a_wave_that_counts_heats_and_pairs_tells_each_page_once_after_the
     state = app.state
     hub: ArenaFollowers = state.arena_followers
     arena_id, players = await _arena(app, 4)
-    log: list[tuple[str, dict[str, Any]]] = []
-
-    def following(name: str, player: dict[str, Any] | None) -> Follower:
-        token = player["player_token"] if player else None
-        player_id = player["player_id"] if player else None
-        return Follower(1, token, player_id, lambda b: log.append((name, orjson.loads(b))))
-
-    await hub.add(arena_id, following("watcher", None), "w")
-    for player in players:
-        await hub.add(arena_id, following(player["name"], player), player["name"])
+    log = await _followed_by_all(hub, arena_id, players)
     assert await state.arena_waves.wave() == 2
     await _told(hub, arena_id)
     for player in players:

@@ -5,7 +5,9 @@ counted once."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -35,14 +37,7 @@ def test_two_instances_pair_each_arena_player_once_and_count_each_heat_once(
     clock = Clock()
     with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
         services = [one, two]
-        host = new_player(one, "Host")
-        arena_id = make_arena(one, host)
-        racers: list[tuple[CheckedClient, dict[str, Any]]] = []
-        for i in range(PLAYERS):
-            service = services[i % 2]
-            racer = new_player(service, f"P{i:02}")
-            join(service, arena_id, racer)
-            racers.append((service, racer))
+        arena_id, racers = an_arena_of(services, PLAYERS)
         assert waves_together(services, 3) == PLAYERS // 2
         heats = [mine(service, arena_id, racer)["heat"] for service, racer in racers]
         assert all(heat is not None for heat in heats)
@@ -112,6 +107,7 @@ def heats_by_race(
 def an_arena_of(
     services: list[CheckedClient], players: int
 ) -> tuple[str, list[tuple[CheckedClient, dict[str, Any]]]]:
+    """An arena, and ``players`` who joined it, each on one of the two instances in turn."""
     host = new_player(services[0], "Host")
     arena_id = make_arena(services[0], host)
     racers: list[tuple[CheckedClient, dict[str, Any]]] = []
@@ -136,18 +132,29 @@ def slowed(service: CheckedClient, monkeypatch: pytest.MonkeyPatch, seconds: flo
     monkeypatch.setattr(maker, "_heat", slow_heat)
 
 
+@contextmanager
+def helped_arena(
+    clean_redis: str, monkeypatch: pytest.MonkeyPatch, players: int
+) -> Iterator[tuple[CheckedClient, Any, str, list[tuple[CheckedClient, dict[str, Any]]]]]:
+    """Two instances, an arena of ``players`` split between them, heats of two a chunk,
+    and the first instance slowed so that the second takes chunks of its waves: the
+    first, the second's heat maker, the arena and its players."""
+    monkeypatch.setattr(heats_module, "AT_ONCE", 2)
+    clock = Clock()
+    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
+        arena_id, racers = an_arena_of([one, two], players)
+        slowed(one, monkeypatch, 0.05)
+        helper = two.app.state.arena_waves.heats  # type: ignore[attr-defined]
+        yield one, helper, arena_id, racers
+
+
 def test_the_other_instance_helps_make_a_wave_of_many_heats(
     clean_redis: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A wave of more than one chunk of heats is a plan that every instance takes chunks
     of: the other instance makes some of the heats, and still every player is in exactly
     one heat and every heat is listed once."""
-    monkeypatch.setattr(heats_module, "AT_ONCE", 2)
-    clock = Clock()
-    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
-        arena_id, racers = an_arena_of([one, two], 24)
-        slowed(one, monkeypatch, 0.05)
-        helper = two.app.state.arena_waves.heats  # type: ignore[attr-defined]
+    with helped_arena(clean_redis, monkeypatch, 24) as (one, helper, arena_id, racers):
         helped: list[str] = []
         heat = helper._heat
 
@@ -170,13 +177,8 @@ def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
 ) -> None:
     """A helper that stops midway (here: its store calls fail) leaves the players of its
     chunk free: the wave stops waiting for it, and the next wave pairs them."""
-    monkeypatch.setattr(heats_module, "AT_ONCE", 2)
     monkeypatch.setattr(heats_module, "_HELPERS_WAIT", 0.3)
-    clock = Clock()
-    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
-        arena_id, racers = an_arena_of([one, two], 16)
-        slowed(one, monkeypatch, 0.05)
-        helper = two.app.state.arena_waves.heats  # type: ignore[attr-defined]
+    with helped_arena(clean_redis, monkeypatch, 16) as (one, helper, arena_id, racers):
         failed: list[int] = []
 
         async def failing_heat(*args: Any) -> list[str]:

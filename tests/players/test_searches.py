@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,26 @@ async def test_instances_share_one_search_through_the_store(
         (held_searches / "release").touch()
         assert await first == VERDICTS and await second == VERDICTS
         assert len(started(held_searches)) == 1
+
+
+async def test_a_stopped_search_s_slot_is_free_only_once_its_process_is_gone(
+    searches: Searches, held_searches: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ending a search's process may take longer than the stopping task waits before it
+    cancels the search again: the slot stays taken, and its seconds for nobody counted,
+    until the process is gone."""
+    end = searches._end
+    ended: list[bool] = []
+
+    async def slow_end(*args: Any) -> None:
+        await end(*args)
+        await asyncio.sleep(0.5)  # several of ``cancel_and_wait``'s retries
+        ended.append(True)
+
+    monkeypatch.setattr(searches, "_end", slow_end)
+    waiter = asyncio.create_task(searches.wait(searches.join("g1", "record", ADDRESS)))
+    await _until("the search to start", lambda: started(held_searches))
+    waiter.cancel()
+    await _until("the slot to be free", lambda: searches.running == 0 and searches._free)
+    assert ended == [True]
+    assert searches.metrics.orphan_seconds._value.get() >= 0.5
