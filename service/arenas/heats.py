@@ -169,6 +169,10 @@ class HeatMaker:
                 await self._make_chunk(record, mode, plan["plan_id"], pairs, plan["wave_at"])
         except (ServiceError, StoreUnavailable) as exc:
             log.warning("arena %s: helping with a wave failed: %s", arena_id, exc)
+        except Exception:
+            # A task of its own: what it raises would otherwise surface only when the
+            # task is collected. The wave stops waiting for its chunk after a while.
+            log.exception("arena %s: helping with a wave failed", arena_id)
 
     async def _make_chunk(
         self,
