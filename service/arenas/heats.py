@@ -107,7 +107,7 @@ class HeatMaker:
         record: dict[str, Any],
         mode: engine.Mode,
         entries: dict[str, dict[str, Any]],
-        chunks: list[list[tuple[str, str]]],
+        planned: list[list[tuple[str, str]]],
         wave_at: int,
     ) -> int:
         """Makes the wave's heats with the other instances' help (a plan); how many
@@ -119,15 +119,15 @@ class HeatMaker:
             "owner": self.owner,
             "record": record,
             "wave_at": wave_at,
-            "chunks": chunks,
+            "chunks": planned,
         }
         await from_store(self.arenas.store.publish(PLANS_TOPIC, orjson.dumps(plan)))
-        while (index := await self._claim(plan_id)) < len(chunks):
-            pairs = [(entries[a], entries[b]) for a, b in chunks[index]]
+        while (index := await self._claim(plan_id)) < len(planned):
+            pairs = [(entries[a], entries[b]) for a, b in planned[index]]
             await self._make_chunk(record, mode, plan_id, pairs, wave_at)
         loop = asyncio.get_running_loop()
         waited_until = loop.time() + _HELPERS_WAIT
-        while await self._tally(plan_id, "done", 0) < len(chunks):
+        while await self._tally(plan_id, "done", 0) < len(planned):
             if loop.time() >= waited_until:
                 log.warning("arena %s: chunks of plan %s not made in time", arena_id, plan_id)
                 break
@@ -154,10 +154,10 @@ class HeatMaker:
         arena_id = record["arena_id"]
         mode = engine.Mode.find(record["mode"], engine.Mode.all())
         assert mode is not None
-        chunks = plan["chunks"]
+        planned = plan["chunks"]
         try:
-            while (index := await self._claim(plan["plan_id"])) < len(chunks):
-                chunk = chunks[index]
+            while (index := await self._claim(plan["plan_id"])) < len(planned):
+                chunk = planned[index]
                 found = await self.store.entries(arena_id, [p for pair in chunk for p in pair])
                 entries = {p: orjson.loads(text) for p, text in found.items()}
                 # Paired only if still free and present, as the wave's swap would find.

@@ -57,8 +57,7 @@ class ArenaWaves:
         # loop time), for ``_deep_reads``.
         self._checked: dict[str, dict[str, float]] = {}
         # Arena id -> race id of an open heat -> its race as last read, never changed
-        # here: most open heats' races have not changed since the last wave, and parsing
-        # each again was most of a wave that counts and pairs nobody.
+        # here: a race whose stored version has not moved since is not read again.
         self._reads: dict[str, dict[str, RaceRead]] = {}
         # Arena id -> player id -> the entry's JSON as last read, and its parse: between
         # two waves most entries are unchanged, and parsing every one again was most of
@@ -147,8 +146,7 @@ class ArenaWaves:
             # Kept for the open heats only: a counted heat's race is not read again.
             reads = self._reads.pop(arena_id, {})
             kept = {h["race_id"]: reads[h["race_id"]] for h in open_heats if h["race_id"] in reads}
-            if kept:
-                self._reads[arena_id] = kept
+            self._reads[arena_id] = kept
             # Most open heats' races have not changed since the last wave: their versions
             # are read in one call, and only the others are read and looked at.
             versions = await self.updates.versions(list(kept))
@@ -162,7 +160,7 @@ class ArenaWaves:
             # While a pairing follows, the pages wait for its end (``more``): each
             # follower of a page is then told the results and the new heats together,
             # once a wave, and the new heats go out before the pages. Own lines go at once.
-            pairing_follows = status(record, self.clock()) == "running"
+            pairing_follows = status(record, now) == "running"
             held = False
             for chunk in chunks(due):
                 # Each heat parsed anew: counting it changes it.
@@ -207,11 +205,7 @@ class ArenaWaves:
         reading every heat due at once would stall the wave after an arena's start."""
         now = asyncio.get_running_loop().time()
         before = self._checked.get(arena_id, {})
-        checked = {race_id: before.get(race_id, now) for race_id in open_races}
-        if checked:
-            self._checked[arena_id] = checked
-        else:
-            self._checked.pop(arena_id, None)
+        checked = self._checked[arena_id] = {r: before.get(r, now) for r in open_races}
         due = sorted((at, r) for r, at in checked.items() if now - at >= _DEEP_EVERY)
         deep = {race_id for _, race_id in due[:_DEEP_PER_WAVE]}
         for race_id in deep:
@@ -230,7 +224,7 @@ class ArenaWaves:
         race_id = heat["race_id"]
         reads = self._reads.setdefault(record["arena_id"], {})
         try:
-            read = reads[race_id] = await self.updates.load(race_id, reads.get(race_id))
+            read = reads[race_id] = await self.updates.load(race_id)
             doc = read[1]
             if doc.finished_at is None and doc.ends_at is not None and self.clock() >= doc.ends_at:
                 await self.updates.expire(race_id)

@@ -74,16 +74,10 @@ class RaceUpdates:
 
     # ------------------------------------------------------------------ documents
 
-    async def load(self, race_id: str, earlier: RaceRead | None = None) -> RaceRead:
-        """The race as stored. ``earlier``, a read of it the caller kept and never
-        changed, is returned again when the race has not changed since (the same
-        version): a reader that looks at hundreds of races a second, most of them
-        unchanged, does not parse each again."""
+    async def load(self, race_id: str) -> RaceRead:
         stored = await from_store(self.store.load_race(race_id), self.refusal)
         if stored is None:
             raise ServiceError(ErrorCode.NOT_FOUND, 404, f"no race with id {race_id!r}")
-        if earlier is not None and earlier[0].version == stored.version:
-            return earlier
         doc = RaceDocument.parse(stored.doc)
         for player in doc.players:
             self.player_of_game[player.game_id] = (race_id, player.player_id)
