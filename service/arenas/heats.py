@@ -207,8 +207,8 @@ class HeatMaker:
         wave_at: int,
     ) -> list[str]:
         """Makes one heat's race, then marks both players in it in one swap; the two
-        player ids when done, none when either changed meanwhile (the race is never
-        played and expires)."""
+        player ids when done, none when either changed meanwhile (the race, told to
+        nobody, is called off)."""
         seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
         doc = await self.arenas.lobby.create_paired(
             mode, seats, self.arenas.settings.arena_heat_seconds
@@ -238,6 +238,7 @@ class HeatMaker:
             swap.entries.append((entry["player_id"], before, dumps(entry)))
         if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
             return [a["player_id"], b["player_id"]]
+        await self.arenas.lobby.updates.call_off(doc.race_id)
         return []
 
 

@@ -225,7 +225,7 @@ class Pairing:
 
     async def _pair(self, mode: engine.Mode, a: Seek, b: Seek) -> int:
         """Makes the race of ``a`` and ``b``, then takes both out of the pool at once; a
-        seek cancelled meanwhile leaves the race unplayed (it expires) and the other
+        seek cancelled meanwhile calls the race off (told to nobody) and leaves the other
         seek waiting for the next wave."""
         doc = await self.lobby.create_paired(
             mode, [(a.name, a.token_hash, a.player_id), (b.name, b.token_hash, b.player_id)]
@@ -242,6 +242,7 @@ class Pairing:
             )
         texts = [orjson.dumps(seat).decode() for seat in seats]
         if not await self.seeks.pair(a, b, texts[0], texts[1]):
+            await self.lobby.updates.call_off(doc.race_id)
             return 0
         for seek, text in ((a, texts[0]), (b, texts[1])):
             await self.store.publish(seek_topic(seek.seek_id), text.encode())

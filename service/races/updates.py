@@ -345,3 +345,18 @@ class RaceUpdates:
 
     async def expire(self, race_id: str) -> None:
         await self.update(race_id, lambda doc, at: doc.finished_at is None)
+
+    async def call_off(self, race_id: str) -> None:
+        """Ends a race made for a pairing that could not be completed (a seek cancelled,
+        an arena entry changed, while it was made): its players were never told of it,
+        so it ends now, unrated, instead of counting as a rated draw between them when
+        its time runs out."""
+
+        def void(doc: RaceDocument, at: int) -> bool:
+            if doc.finished_at is not None:
+                return False
+            doc.rated = False
+            doc.finished_at = at
+            return True
+
+        await self.update(race_id, void)

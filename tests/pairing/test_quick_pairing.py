@@ -73,6 +73,38 @@ def test_two_seekers_are_paired_into_a_rated_race(service: CheckedClient) -> Non
     assert seek(service, ada).status_code == 201
 
 
+def test_a_race_whose_seek_was_cancelled_while_it_was_made_is_called_off(
+    service: CheckedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wave makes the race first and then takes both seeks out of the pool; when a
+    seek was cancelled in between, the race is told to nobody, so it ends at once,
+    unrated, instead of counting as a rated draw when its time runs out."""
+    ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    seek(service, ada)
+    seek(service, bob)
+    pairing = service.app.state.pairing  # type: ignore[attr-defined]
+    made: list[str] = []
+    create_paired = pairing.lobby.create_paired
+
+    async def noted(*args: Any, **kwargs: Any) -> Any:
+        doc = await create_paired(*args, **kwargs)
+        made.append(doc.race_id)
+        return doc
+
+    async def cancelled_meanwhile(*args: Any) -> bool:
+        return False
+
+    monkeypatch.setattr(pairing.lobby, "create_paired", noted)
+    monkeypatch.setattr(pairing.seeks, "pair", cancelled_meanwhile)
+    assert wave(service) == 0 and len(made) == 1
+    race = service.get(f"/races/{made[0]}").json()["race"]
+    assert race["status"] == "finished" and race["rated"] is False
+    assert "ratings" not in race["result"]
+    for player in (ada, bob):
+        stats = service.get(f"/players/{player['player_id']}/stats").json()
+        assert stats["ratings"] == {}
+
+
 def test_a_websocket_seeker_is_told_and_a_closed_socket_cancels(service: CheckedClient) -> None:
     ada, bob, cy = (new_player(service, name) for name in ("Ada", "Bob", "Cy"))
     with service.checked_websocket() as ws:
