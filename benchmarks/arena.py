@@ -5,7 +5,7 @@ The service runs as ``python -m service`` in a child process on a free port of
 127.0.0.1: one instance on the memory store by default, or with ``--redis`` two
 instances on a private ``redis-server`` that this script starts (and stops), the
 players split between them. The driver (this process, asyncio with the ``websockets``
-client and ``httpx2``) creates ``--players`` players over HTTP and an arena; each player
+Sans-I/O protocol and ``httpx2``) creates ``--players`` players over HTTP and an arena; each player
 opens a WebSocket, follows the top page of the standings with its player token
 (``follow_arena``), and joins over HTTP. Whenever its line shows a new heat, it resigns
 the heat's race (countdown 0), so every heat is a draw that ends as soon as both players
@@ -22,7 +22,10 @@ Figures:
 
 - ``arena.pairing_p99_ms``: from the wave's pairing of a player (the heat's
   ``started_at``: when the wave, having counted the heats that ended, began pairing) to
-  the player's socket receiving its new heat;
+  the player's socket receiving its new heat (the kernel's stamp of the frame's arrival,
+  ``benchmarks/_stamped.py``: on a machine the driver shares with the service, a driver
+  busy with a thousand connections reads a frame later than it arrived, and that delay
+  is the driver's, not the service's);
 - ``arena.first_wave_ms``: the first wave (every player free at once, half as many
   heats as players) from its pairing to the last of its heats told, and
   ``arena.pairing_later_p99_ms``, the pairing figure of the waves after it;
@@ -30,7 +33,11 @@ Figures:
   heat's race over: both players' resignations answered) to its new heat received, the
   wait for the next wave included;
 - ``arena.standings_update_p99_ms``: from a heat being counted (its ``ended_at``) to a
-  follower receiving the changed line of a player of that heat (on its page, or its own);
+  follower's socket receiving (stamped as above) the changed line of a player of that
+  heat (on its page, or its own);
+- ``arena.pairing_read_p99_ms`` and ``arena.standings_update_read_p99_ms``: the same two
+  latencies to the moment the driver's loop read the frame, its own delay included (the
+  figures of this benchmark before it read the kernel's stamps);
 - ``arena.redis_commands_per_heat`` (``--redis``): Redis commands of the whole run after
   the joins, per heat counted (every call, from both instances);
 - ``arena.redis_cpu_ms_per_heat`` (``--redis``): CPU of the Redis server over the same
@@ -73,7 +80,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # runnable from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._client import recv_json, run_driver, ws_connect
+from benchmarks._client import run_driver
 from benchmarks._processes import (
     Process,
     cpu_seconds,
@@ -84,6 +91,7 @@ from benchmarks._processes import (
     wait_redis,
 )
 from benchmarks._report import Figure, report
+from benchmarks._stamped import StampedWebSocket
 
 MODE = "TF.D1N"
 # How long the driver waits for every player's heats: a base, and as long again per
@@ -112,12 +120,15 @@ class Played:
     """What the driver saw of one player (wall-clock ms, comparable across processes)."""
 
     joined_ms: float = 0.0
-    # Race id -> when the socket received the heat.
+    # Race id -> when the heat's frame reached the player's socket (the kernel's stamp).
     told: dict[str, float] = field(default_factory=dict)
+    # Race id -> when the driver's loop read that frame.
+    read: dict[str, float] = field(default_factory=dict)
     # Race id -> when its resignation was answered.
     resigned: dict[str, float] = field(default_factory=dict)
-    # (received at, player id, heats) of every changed line after the first page.
-    lines: list[tuple[float, str, int]] = field(default_factory=list)
+    # (reached the socket, read, player id, heats) of every changed line after the first
+    # page.
+    lines: list[tuple[float, float, str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -134,9 +145,9 @@ async def play(
     base = player.seat.url
     seen = player.played
     auth = {"authorization": f"Bearer {player.seat.token}"}
-    async with ws_connect(player.seat.port) as ws:
+    async with StampedWebSocket(player.seat.port) as ws:
         await ws.send('{"type": "hello", "protocol": 1}')
-        await recv_json(ws)
+        await ws.recv()
         follow = {
             "type": "follow_arena",
             "id": "f",
@@ -144,7 +155,7 @@ async def play(
             "token": player.seat.token,
         }
         await ws.send(orjson.dumps(follow).decode())
-        first = await recv_json(ws)
+        first = orjson.loads((await ws.recv())[1])
         assert first["type"] == "arena_standings", first
         known = {row["player_id"]: row["heats"] for row in first["rows"]}
         seen.joined_ms = now_ms()
@@ -153,10 +164,11 @@ async def play(
         resigning: set[asyncio.Task[Any]] = set()
         while not stop.is_set():
             try:
-                message = await recv_json(ws, 1.0)
+                arrived, text = await ws.recv(1.0)
             except TimeoutError:
                 continue
             at = now_ms()
+            message = orjson.loads(text)
             if message["type"] != "arena_standings":
                 continue
             rows = list(message["rows"])
@@ -164,11 +176,12 @@ async def play(
                 rows.append(message["you"])
             for row in rows:
                 if row["heats"] > known.get(row["player_id"], 0):
-                    seen.lines.append((at, row["player_id"], row["heats"]))
+                    seen.lines.append((arrived, at, row["player_id"], row["heats"]))
                 known[row["player_id"]] = row["heats"]
             heat = (message.get("you") or {}).get("heat")
             if heat and heat["race_id"] not in seen.told and len(seen.told) < heats:
-                seen.told[heat["race_id"]] = at
+                seen.told[heat["race_id"]] = arrived
+                seen.read[heat["race_id"]] = at
                 url = f"{base}/races/{heat['race_id']}/resign"
                 playing = args.heat_seconds * random.uniform(0.5, 1.5)
                 race_id = heat["race_id"]
@@ -385,6 +398,8 @@ def figures(
     pairing_later: list[float] = []
     first_told = first_wave
     pairing, free_to_paired, standings = [], [], []
+    # The same two latencies to when the driver's loop read the frame.
+    pairing_read, standings_read = [], []
     # Race id -> when it was over: the later of its two resignations.
     over: dict[str, float] = {}
     for player in players:
@@ -396,16 +411,18 @@ def figures(
         for race_id, told in sorted(player.told.items(), key=lambda item: item[1]):
             if race_id in started:
                 pairing.append(max(0.0, told - started[race_id]) / 1000)
+                pairing_read.append(max(0.0, player.read[race_id] - started[race_id]) / 1000)
                 if started[race_id] == first_wave:
                     first_told = max(first_told, told)
                 else:
                     pairing_later.append(max(0.0, told - started[race_id]) / 1000)
             free_to_paired.append(max(0.0, told - previous) / 1000)
             previous = over.get(race_id, told)
-        for at, player_id, count in player.lines:
+        for at, read, player_id, count in player.lines:
             ended = ends.get(player_id, [])
             if 0 < count <= len(ended):
                 standings.append(max(0.0, at - ended[count - 1]) / 1000)
+                standings_read.append(max(0.0, read - ended[count - 1]) / 1000)
     told = sum(len(p.told) for p in players)
     stuck = sum(1 for p in players if len(p.told) < args.heats)
     per_heat = max(1, len(counted))
@@ -448,6 +465,18 @@ def figures(
             "<= 200",
         ),
         Figure("arena.standings_samples", len(standings), "1", "changed lines received"),
+        Figure(
+            "arena.pairing_read_p99_ms",
+            percentile_ms(pairing_read, 99),
+            "ms",
+            "wave -> the driver read it",
+        ),
+        Figure(
+            "arena.standings_update_read_p99_ms",
+            percentile_ms(standings_read, 99),
+            "ms",
+            "heat counted -> the driver read it",
+        ),
         Figure("arena.cpu_ms_per_heat", round(cpu * 1000 / per_heat, 2), "ms", "service CPU"),
         Figure(
             "arena.driver_lag_p99_ms",

@@ -372,6 +372,9 @@ def test_arena_benchmark_reports_its_metrics() -> None:
         assert figures["arena.players_stuck"]["value"] == 0
         assert figures["arena.heats_counted"]["value"] > 0
         assert "arena.pairing_p99_ms" in figures and "arena.standings_update_p99_ms" in figures
+        # Each frame reached its socket (the kernel's stamp) before the driver read it.
+        stamped, read = (figures[f"arena.pairing{kind}_p99_ms"]["value"] for kind in ("", "_read"))
+        assert 0 < stamped <= read
     assert "arena.redis_commands_per_heat" in figures
     assert figures["arena.redis_cpu_ms_per_heat"]["value"] > 0
 
