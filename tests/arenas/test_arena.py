@@ -332,12 +332,12 @@ def test_a_wave_reads_again_only_the_races_that_changed_or_ran_out_of_time(
     assert [mine(service, arena_id, r)["heats"] for r in racers] == [1, 1, 1, 1]
 
 
-def test_a_heat_whose_swap_failed_leaves_its_players_free_for_the_next_wave(
-    service: CheckedClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A wave changes its own copies of the entries it read: a heat it could not store
-    (an entry changed meanwhile) leaves nothing behind that the next wave would take for
-    the stored entries."""
+def a_heat_refused(
+    service: CheckedClient, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, list[dict[str, Any]], str]:
+    """Ada and Bob in an arena, and a wave whose swap for their new heat the store refused
+    (as when an entry changed meanwhile): the arena, the two players and the refused
+    heat's race id. The store swaps as before once it returns."""
     host, ada, bob = players(service, "Host", "Ada", "Bob")
     arena_id = make_arena(service, host)
     join(service, arena_id, ada)
@@ -354,39 +354,34 @@ def test_a_heat_whose_swap_failed_leaves_its_players_free_for_the_next_wave(
 
     monkeypatch.setattr(maker.store, "swap", refuse_new_heats)
     assert wave(service) == 0 and len(refused) == 1
-    assert mine(service, arena_id, ada)["heat"] is None
     monkeypatch.setattr(maker.store, "swap", swap)
+    return arena_id, [ada, bob], refused[0]
+
+
+def test_a_heat_whose_swap_failed_leaves_its_players_free_for_the_next_wave(
+    service: CheckedClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wave changes its own copies of the entries it read: a heat it could not store
+    (an entry changed meanwhile) leaves nothing behind that the next wave would take for
+    the stored entries."""
+    arena_id, (ada, bob), refused = a_heat_refused(service, monkeypatch)
+    assert mine(service, arena_id, ada)["heat"] is None
     assert wave(service) == 1
     ada_heat, bob_heat = mine(service, arena_id, ada)["heat"], mine(service, arena_id, bob)["heat"]
-    assert ada_heat["race_id"] == bob_heat["race_id"] != refused[0]
+    assert ada_heat["race_id"] == bob_heat["race_id"] != refused
 
 
 def test_a_heat_whose_swap_failed_is_called_off_and_rates_nobody(
     service: CheckedClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The race of a heat that could not be stored was never told to its players: when
-    its time runs out it must not count as a rated draw between them."""
-    host, ada, bob = players(service, "Host", "Ada", "Bob")
-    arena_id = make_arena(service, host)
-    join(service, arena_id, ada)
-    join(service, arena_id, bob)
-    maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
-    swap = maker.store.swap
-    refused: list[str] = []
-
-    async def refuse_new_heats(arena: str, change: Any, ttl: int) -> bool:
-        if change.heat is not None and change.heat[1] is None:
-            refused.append(change.heat[0])
-            return False
-        return bool(await swap(arena, change, ttl))
-
-    monkeypatch.setattr(maker.store, "swap", refuse_new_heats)
-    assert wave(service) == 0 and len(refused) == 1
-    race = service.get(f"/races/{refused[0]}").json()["race"]
+    """The race of a heat that could not be stored was never told to its players: it
+    ends at once, unrated, and never counts as a rated draw between them."""
+    _, racers, refused = a_heat_refused(service, monkeypatch)
+    race = service.get(f"/races/{refused}").json()["race"]
     assert race["status"] == "finished" and race["rated"] is False
     assert "ratings" not in race["result"]
     clock.jump_past(race["start_at"] + 300_000)
-    assert service.get(f"/races/{refused[0]}").json()["race"]["rated"] is False
-    for player in (ada, bob):
+    assert service.get(f"/races/{refused}").json()["race"]["rated"] is False
+    for player in racers:
         stats = service.get(f"/players/{player['player_id']}/stats").json()
         assert stats["ratings"] == {}
