@@ -238,7 +238,13 @@ class HeatMaker:
             swap.entries.append((entry["player_id"], before, dumps(entry)))
         if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
             return [a["player_id"], b["player_id"]]
-        await self.arenas.lobby.updates.call_off(doc.race_id)
+        try:
+            await self.arenas.lobby.updates.call_off(doc.race_id)
+        except (ServiceError, StoreUnavailable) as exc:
+            # Not the chunk's failure: its other heats are made and must still be told.
+            log.warning(
+                "arena %s: heat %s not called off: %s", record["arena_id"], doc.race_id, exc
+            )
         return []
 
 
