@@ -24,6 +24,7 @@ from .. import engine
 from ..errors import ServiceError, from_store
 from ..store import Delivery, StoreUnavailable
 from ..store.arenas import Swap
+from ..store.race_document import RaceDocument
 from ..support.ids import new_id
 from ..support.tasks import cancel_and_wait
 from . import Arenas, rules
@@ -55,6 +56,12 @@ class HeatMaker:
         self.owner = owner
         # The chunks of other instances' plans this instance is making.
         self._helping: set[asyncio.Task[None]] = set()
+        # Arena id -> its first heats' races, made before its start: (player, player) ->
+        # race. Kept in this instance only; the arena's lock stays with it until the
+        # first wave, which takes them.
+        self.ahead: dict[str, dict[tuple[str, str], RaceDocument]] = {}
+        # Arena id -> its start (server ms), for the arenas in ``ahead``.
+        self.ahead_start: dict[str, int] = {}
 
     async def start(self) -> None:
         if self.store.shared:
@@ -70,37 +77,81 @@ class HeatMaker:
         if self.store.shared:
             await self.arenas.store.unsubscribe(PLANS_TOPIC, self)
 
+    async def make_ahead(self, record: dict[str, Any], entries: dict[str, dict[str, Any]]) -> int:
+        """Makes the races of an upcoming arena's first heats, pairing the players joined
+        so far as its first wave would (the wave's lock held): its first wave then only
+        records and tells them. Nobody is told here. How many were made."""
+        arena_id = record["arena_id"]
+        mode = _mode(record)
+        made = self.ahead.setdefault(arena_id, {})
+        self.ahead_start[arena_id] = record["start_at"]
+        for chunk in chunks(_pairs(record, entries, _free_of(entries))):
+            races = [
+                self._race(record, mode, entries[a], entries[b], record["start_at"])
+                for a, b in chunk
+            ]
+            made.update(zip(chunk, await asyncio.gather(*races), strict=True))
+        return len(made)
+
+    async def drop_ahead(self, arena_id: str) -> None:
+        """Calls off the races made ahead for an arena that no wave took."""
+        for doc in self.ahead.pop(arena_id, {}).values():
+            await self._call_off(arena_id, doc)
+        self.ahead_start.pop(arena_id, None)
+
     async def pair(
         self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int
     ) -> int:
         """Pairs the free players of ``entries`` (the wave's reading) and makes their
-        heats; how many were made."""
-        free = [e for e in entries.values() if e["present"] and e["state"] == "free"]
-        if len(free) < 2:
-            return 0
-        start = record["start_at"]
-        order = sorted(entries.values(), key=lambda e: -rules.standing_score(e, start))
-        rank = {e["player_id"]: i for i, e in enumerate(order)}
-        mode = engine.Mode.find(record["mode"], engine.Mode.all())
-        assert mode is not None
+        heats; how many were made. Heats made ahead (``make_ahead``) go first, each while
+        both its players are still free; the others are paired among themselves."""
+        arena_id = record["arena_id"]
+        free = _free_of(entries)
+        ahead = self.ahead.pop(arena_id, {})
+        self.ahead_start.pop(arena_id, None)
+        free_ids = {e["player_id"] for e in free}
+        kept = [pair for pair in ahead if pair[0] in free_ids and pair[1] in free_ids]
+        taken = {player for pair in kept for player in pair}
+        rest = [e for e in free if e["player_id"] not in taken]
+        mode = _mode(record)
         made = 0
+        if len(rest) < 2 and not kept:
+            await self._call_off_unused(arena_id, ahead, kept)
+            return 0
         # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
         # told as soon as it is made: the first players paired need not wait for the
         # last. Every message but the last says more follow, so that the followers send
         # the players their heats first and the pages (whose "playing" marks each chunk
         # changes) once, after the last: a page goes to every follower of it, and an
         # arena's first wave pairs everybody at once.
-        planned = chunks(rules.pair_free(free, rank))
-        if len(planned) > 1 and self.store.shared:
+        planned = chunks(kept) + chunks(_pairs(record, entries, rest))
+        if not ahead and len(planned) > 1 and self.store.shared:
             return await self._pair_with_helpers(record, mode, entries, planned, wave_at)
         for number, chunk in enumerate(planned, 1):
-            heats = [self._heat(record, mode, entries[a], entries[b], wave_at) for a, b in chunk]
+            heats = [
+                self._heat(record, mode, entries[a], entries[b], wave_at, ahead.get((a, b)))
+                for a, b in chunk
+            ]
             paired = [p for players in await asyncio.gather(*heats) for p in players]
             made += len(paired) // 2
             last = number == len(planned)
             if paired or (last and made):
-                await self.arenas.publish(record["arena_id"], paired, more=not last)
+                await self.arenas.publish(arena_id, paired, more=not last)
+        await self._call_off_unused(arena_id, ahead, kept)
         return made
+
+    async def _call_off_unused(
+        self,
+        arena_id: str,
+        ahead: dict[tuple[str, str], RaceDocument],
+        kept: list[tuple[str, str]],
+    ) -> None:
+        """Calls off the races made ahead whose players were not both free at the start
+        (one left, say): nobody was told of them."""
+        used = set(kept)
+        for pair, doc in ahead.items():
+            if pair not in used:
+                await self._call_off(arena_id, doc)
 
     async def _pair_with_helpers(
         self,
@@ -152,8 +203,7 @@ class HeatMaker:
     async def _help(self, plan: dict[str, Any]) -> None:
         record = plan["record"]
         arena_id = record["arena_id"]
-        mode = engine.Mode.find(record["mode"], engine.Mode.all())
-        assert mode is not None
+        mode = _mode(record)
         planned = plan["chunks"]
         try:
             while (index := await self._claim(plan["plan_id"])) < len(planned):
@@ -198,6 +248,24 @@ class HeatMaker:
         key = f"arena-plan:{plan_id}:{what}"
         return await from_store(self.arenas.store.tally(key, _PLAN_SECONDS, add))
 
+    async def _race(
+        self,
+        record: dict[str, Any],
+        mode: engine.Mode,
+        a: dict[str, Any],
+        b: dict[str, Any],
+        reveal_at: int | None = None,
+    ) -> RaceDocument:
+        """A heat's race for ``a`` and ``b`` (not yet their heat)."""
+        seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
+        return await self.arenas.lobby.create_paired(
+            mode,
+            seats,
+            self.arenas.settings.arena_heat_seconds,
+            reveal_at=reveal_at,
+            heat_of=record["arena_id"],
+        )
+
     async def _heat(
         self,
         record: dict[str, Any],
@@ -205,14 +273,13 @@ class HeatMaker:
         a: dict[str, Any],
         b: dict[str, Any],
         wave_at: int,
+        doc: RaceDocument | None = None,
     ) -> list[str]:
-        """Makes one heat's race, then marks both players in it in one swap; the two
-        player ids when done, none when either changed meanwhile (the race, told to
-        nobody, is called off)."""
-        seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
-        doc = await self.arenas.lobby.create_paired(
-            mode, seats, self.arenas.settings.arena_heat_seconds
-        )
+        """Makes one heat's race (unless made ahead: ``doc``), then marks both players in
+        it in one swap; the two player ids when done, none when either changed meanwhile
+        (the race, told to nobody, is called off)."""
+        if doc is None:
+            doc = await self._race(record, mode, a, b)
         heat = {
             "race_id": doc.race_id,
             "started_at": wave_at,
@@ -238,18 +305,42 @@ class HeatMaker:
             swap.entries.append((entry["player_id"], before, dumps(entry)))
         if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
             return [a["player_id"], b["player_id"]]
+        await self._call_off(record["arena_id"], doc)
+        return []
+
+    async def _call_off(self, arena_id: str, doc: RaceDocument) -> None:
         try:
             await self.arenas.lobby.updates.call_off(doc.race_id)
         except (ServiceError, StoreUnavailable) as exc:
-            # Not the chunk's failure: its other heats are made and must still be told.
-            log.warning(
-                "arena %s: heat %s not called off: %s", record["arena_id"], doc.race_id, exc
-            )
-        return []
+            # Not the wave's failure: its other heats are made and must still be told.
+            # Untold, the race ends unrated all the same when its time runs out.
+            log.warning("arena %s: heat %s not called off: %s", arena_id, doc.race_id, exc)
 
 
 def _free(entry: dict[str, Any] | None) -> bool:
     return entry is not None and entry["present"] and entry["state"] == "free"
+
+
+def _free_of(entries: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in entries.values() if _free(e)]
+
+
+def _pairs(
+    record: dict[str, Any], entries: dict[str, dict[str, Any]], free: list[dict[str, Any]]
+) -> list[tuple[str, str]]:
+    """The pairs of ``free`` players, by their standing among all ``entries``."""
+    if len(free) < 2:
+        return []
+    start = record["start_at"]
+    order = sorted(entries.values(), key=lambda e: -rules.standing_score(e, start))
+    rank = {e["player_id"]: i for i, e in enumerate(order)}
+    return rules.pair_free(free, rank)
+
+
+def _mode(record: dict[str, Any]) -> engine.Mode:
+    mode = engine.Mode.find(record["mode"], engine.Mode.all())
+    assert mode is not None
+    return mode
 
 
 T = TypeVar("T")

@@ -10,6 +10,7 @@ another instance midway. Pairing the free players and making their heats: ``heat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -43,6 +44,9 @@ _DEEP_EVERY = 10.0
 _DEEP_PER_WAVE = 16
 # How long before an arena's start its first wave's deals are made (milliseconds).
 _DEAL_AHEAD_MS = 15_000
+# How long before an arena's start its first heats' races are made (milliseconds): at
+# least one wave falls in that time at the default ``ARENA_WAVE_SECONDS``.
+_MAKE_AHEAD_MS = 3_000
 
 
 class ArenaWaves:
@@ -76,13 +80,26 @@ class ArenaWaves:
     async def close(self) -> None:
         if self._task is not None:
             await cancel_and_wait(self._task)
+        for arena_id in list(self.heats.ahead):
+            with contextlib.suppress(ServiceError, StoreUnavailable):
+                await self.heats.drop_ahead(arena_id)
         await self.heats.close()
+
+    def _next_wave_in(self) -> float:
+        """Seconds to the next wave: the wave period, or less when an arena whose first
+        heats this instance made ahead starts sooner (its players are told at the start,
+        not up to a period after it)."""
+        every = self.arenas.settings.arena_wave_seconds
+        if not self.heats.ahead_start:
+            return every
+        start = min(self.heats.ahead_start.values())
+        return max(0.0, min(every, (start - self.clock() + 1) / 1000))
 
     async def _run(self) -> None:
         scheduled = 0.0
         loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(self.arenas.settings.arena_wave_seconds)
+            await asyncio.sleep(self._next_wave_in())
             try:
                 if loop.time() - scheduled >= _SCHEDULE_EVERY:
                     await self.arenas.ensure_scheduled()
@@ -110,7 +127,13 @@ class ArenaWaves:
         for kept in (self._entries, self._heats, self._reads, self._checked):
             for arena_id in kept.keys() - waved:
                 del kept[arena_id]
+        # Heats made ahead that no first wave took (the arena was cancelled, or its lock
+        # lost): told to nobody, called off.
+        for arena_id, start in list(self.heats.ahead_start.items()):
+            if now > start + _LOCK_MS:
+                await self.heats.drop_ahead(arena_id)
         await self._deal_ahead(now)
+        await self._make_ahead(now)
         return made
 
     async def _deal_ahead(self, now: int) -> None:
@@ -125,6 +148,34 @@ class ArenaWaves:
             heats[mode] = heats.get(mode, 0) + await self.store.count(record["arena_id"]) // 2
         for mode, count in heats.items():
             await self.openings.prepare(mode, count)
+
+    async def _make_ahead(self, now: int) -> None:
+        """Makes the first heats' races of the arenas starting within
+        ``_MAKE_AHEAD_MS``, pairing the players joined so far: at the start, when every
+        player is free at once, the first wave then only records and tells them. The
+        arena's lock is taken until its first wave, so that the first wave is this
+        instance's, which holds the races."""
+        for text in await self.store.starting(now + 1, now + _MAKE_AHEAD_MS, 100):
+            record = orjson.loads(text)
+            arena_id = record["arena_id"]
+            if record.get("cancelled") or arena_id in self.heats.ahead:
+                continue
+            hold = record["start_at"] - now + _LOCK_MS
+            if not await self.store.lock(arena_id, self.owner, hold):
+                continue
+            made = 0
+            try:
+                texts = await self.store.entries(arena_id)
+                entries = {p: orjson.loads(t) for p, t in texts.items()}
+                made = await self.heats.make_ahead(record, entries)
+            except (ServiceError, StoreUnavailable) as exc:
+                # What was made is kept; the first wave pairs the others itself.
+                log.warning("arena %s: heats not made ahead: %s", arena_id, exc)
+                made = len(self.heats.ahead.get(arena_id, {}))
+            if not made:
+                self.heats.ahead.pop(arena_id, None)
+                self.heats.ahead_start.pop(arena_id, None)
+                await self.store.unlock(arena_id, self.owner)
 
     async def arena_wave(self, record: dict[str, Any]) -> int:
         arena_id = record["arena_id"]

@@ -140,8 +140,11 @@ class RaceLobby:
         code: engine.GameCode | None = None,
         race_id: str | None = None,
         started: bool = False,
+        reveal_at: int | None = None,
+        heat_of: str | None = None,
     ) -> RaceDocument:
-        """Writes a new race (``started``: its seats ready and its countdown running)."""
+        """Writes a new race (``started``: its seats ready and its countdown running from
+        ``reveal_at``, when its players learn of it, or from now)."""
         try:
             if code is None and winnable:
                 code = await self.analysis.take_winnable(engine.Mode.named(game, draw, scoring))
@@ -173,13 +176,16 @@ class RaceLobby:
                 rematch_race_id=None,
                 winnable=winnable,
                 rated=rated,
+                heat_of=heat_of,
             )
             if started:
                 for player in players:
                     player.ready = True
-                self._start(doc, doc.created_at)
-                # Without a countdown there is no start to announce: it is written running.
-                doc.announced = doc.start_at is not None and doc.start_at <= doc.created_at
+                revealed = max(doc.created_at, reveal_at or 0)
+                self._start(doc, revealed)
+                # Without a countdown there is no start to announce: nobody learns of the
+                # race before it runs, so it is written running.
+                doc.announced = doc.start_at is not None and doc.start_at <= revealed
             created = await from_store(
                 self.store.create_race(StoredRace(race_id, 0, doc.to_json()), join_code),
                 self.games.store_refusal,
@@ -315,12 +321,16 @@ class RaceLobby:
         mode: engine.Mode,
         seats: list[tuple[str, str, str]],
         time_limit_seconds: int | None = None,
+        reveal_at: int | None = None,
+        heat_of: str | None = None,
     ) -> RaceDocument:
         """A rated race of two seats (name, race token hash, player id) made by quick
         pairing or an arena's wave, its countdown running: a certified deal when one is
         ready, else a secret one, dealt ahead when one is (``games.openings``); both
-        secret until the race is over. Its time limit is
-        quick pairing's unless given."""
+        secret until the race is over. Its time limit is quick pairing's unless given.
+        A race made before its players learn of it (an arena's first heats, made before
+        the start) counts down from ``reveal_at``; an arena's heat names its arena
+        (``heat_of``)."""
         certified = await self.analysis.take_winnable_now(mode)
         code, opening = (certified, None) if certified else self.games.openings.take(mode)
         players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
@@ -341,6 +351,8 @@ class RaceLobby:
             code=code,
             race_id=race_id,
             started=True,
+            reveal_at=reveal_at,
+            heat_of=heat_of,
         )
         await self.updates.after_start(doc)
         return doc

@@ -163,6 +163,8 @@ class RaceUpdates:
             progress, actions, _ = await self.progress(doc, wants_result, known)
             if wants_result:
                 doc.result = race_result(doc, progress, actions)
+                if doc.rated and not await self._told(doc):
+                    doc.rated = False
                 if doc.rated:
                     doc.result["ratings"] = await self._rating_outcome(doc)
             view = await self.view(doc, at, progress)
@@ -199,6 +201,16 @@ class RaceUpdates:
         if saved and doc.result is not None and doc.result.get("ratings"):
             await self.apply_ratings(doc)
         return doc, view if saved else None
+
+    async def _told(self, doc: RaceDocument) -> bool:
+        """Whether the race's players were ever told of it. An arena's heat is told when
+        the heat is recorded in its arena; its race is made first, and one whose heat
+        never was (its wave's instance stopped in between, or its heats were made before
+        the start and not used) ends unrated."""
+        if doc.heat_of is None:
+            return True
+        found = await from_store(self.store.arenas.heats(doc.heat_of, [doc.race_id]), self.refusal)
+        return bool(found)
 
     async def _rating_outcome(self, doc: RaceDocument) -> list[dict[str, Any]] | None:
         assert doc.result is not None

@@ -3,10 +3,10 @@
 ``RaceDocument`` reads and writes that JSON field for field, keys in the order they have
 always been written; a key that older documents may lack reads as the value it stood
 for, and a key written only once it means something (``watches``, ``rated``,
-``announced``, ``result``) stays absent until then. What the fields mean for a race (its status, its
-view, its ranking) is the business of ``service.races``; the type lives here, beside
-``StoredRace``, because ``games`` hands a race read back to the races unchanged and may
-not import them.
+``announced``, ``heat_of``, ``result``) stays absent until then. What the fields mean
+for a race (its status, its view, its ranking) is the business of ``service.races``;
+the type lives here, beside ``StoredRace``, because ``games`` hands a race read back to
+the races unchanged and may not import them.
 """
 
 from __future__ import annotations
@@ -110,6 +110,9 @@ class RaceDocument:
     rated: bool = False
     # Saved once the countdown is over, so that clients see the race flip to running.
     announced: bool = False
+    # The arena whose heat this race is made for: its players learn of it only when the
+    # heat is recorded there, and a race whose heat never was is rated for nobody.
+    heat_of: str | None = None
     # The ranking, the code and the records, once the race is over.
     result: dict[str, Any] | None = None
 
@@ -136,6 +139,7 @@ class RaceDocument:
             winnable=data.get("winnable", False),
             rated=data.get("rated", False),
             announced=data.get("announced", False),
+            heat_of=data.get("heat_of"),
             result=data.get("result"),
         )
 
@@ -163,6 +167,8 @@ class RaceDocument:
             data["rated"] = True
         if self.announced:
             data["announced"] = True
+        if self.heat_of is not None:
+            data["heat_of"] = self.heat_of
         if self.result is not None:
             data["result"] = self.result
         return orjson.dumps(data).decode()

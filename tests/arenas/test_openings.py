@@ -1,15 +1,18 @@
-"""Secret deals dealt ahead (``games.openings``): each is dealt as its code says and taken
-once, the reserve is bounded, and an arena's waves deal its first heats in the seconds
-before its start, which its first wave then takes."""
+"""What is made before an arena's start: secret deals dealt ahead (``games.openings``),
+each dealt as its code says and taken once from a bounded reserve, then its first heats'
+races, made from the players joined by then and told at the start; a race made ahead
+that no heat took rates nobody."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from service import engine
 from service.games import openings as openings_module
 from service.games.openings import Openings
-from tests.arenas.support import join, mine, wave
+from tests.arenas.support import join, mine, race_of, wave
 from tests.players.conftest import new_player
 from tests.races.race_support import Clock
 from tests.support import CheckedClient, auth
@@ -78,3 +81,109 @@ def test_an_arena_s_first_heats_are_dealt_before_its_start(
         for race_id in races
     }
     assert dealt == ready
+
+
+def _upcoming(
+    service: CheckedClient, clock: Clock, names: list[str]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An arena starting in a minute that ``names`` joined, and the clock two seconds
+    before its start."""
+    host = new_player(service, "Host")
+    body = {"mode": "TF.D1N", "name": "At the hour", "minutes": 30, "starts_in": 1}
+    arena = service.post("/arenas", json=body, headers=auth(host["player_token"])).json()
+    joined = [new_player(service, name) for name in names]
+    for player in joined:
+        join(service, arena["arena"]["arena_id"], player)
+    clock.jump_past(arena["arena"]["start_at"] - 2_000)
+    return arena["arena"], joined
+
+
+def _made_ahead(service: CheckedClient, arena_id: str) -> dict[tuple[str, str], str]:
+    maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
+    return {pair: doc.race_id for pair, doc in maker.ahead.get(arena_id, {}).items()}
+
+
+def _race(service: CheckedClient, race_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = service.get(f"/races/{race_id}").json()["race"]
+    return found
+
+
+def test_an_arena_s_first_heats_are_made_before_its_start_and_told_at_it(
+    service: CheckedClient, clock: Clock
+) -> None:
+    arena, racers = _upcoming(service, clock, ["A", "B", "C", "D"])
+    arena_id = arena["arena_id"]
+    assert wave(service) == 0
+    ahead = _made_ahead(service, arena_id)
+    assert len(ahead) == 2
+    # Made, not told: nobody has a heat, the arena records none.
+    assert all(mine(service, arena_id, p)["heat"] is None for p in racers)
+    assert service.get(f"/arenas/{arena_id}/heats").json()["heats"] == []
+    for race_id in ahead.values():
+        race = _race(service, race_id)
+        # The countdown runs from the arena's start, when the players learn of it.
+        assert race["rated"] is True and race["start_at"] == arena["start_at"] + 3_000
+    # Made once.
+    assert wave(service) == 0 and _made_ahead(service, arena_id) == ahead
+    clock.jump_past(arena["start_at"])
+    assert wave(service) == 2
+    heats = {mine(service, arena_id, p)["heat"]["race_id"] for p in racers}
+    assert heats == set(ahead.values()) and _made_ahead(service, arena_id) == {}
+    told = race_of(service, mine(service, arena_id, racers[0])["heat"])
+    assert told["status"] == "countdown"
+
+
+def test_one_who_left_before_the_start_frees_their_partner_and_their_race_is_called_off(
+    service: CheckedClient, clock: Clock
+) -> None:
+    arena, racers = _upcoming(service, clock, ["A", "B", "C", "D"])
+    arena_id = arena["arena_id"]
+    assert wave(service) == 0
+    ahead = _made_ahead(service, arena_id)
+    by_id = {p["player_id"]: p for p in racers}
+    (leaver_id, partner_id), dropped = next(iter(ahead.items()))
+    leaver = by_id[leaver_id]
+    left = service.delete(f"/arenas/{arena_id}/players/me", headers=auth(leaver["player_token"]))
+    assert left.status_code == 200, left.text
+    late = new_player(service, "Late")
+    join(service, arena_id, late)
+    clock.jump_past(arena["start_at"])
+    assert wave(service) == 2
+    kept = next(race_id for pair, race_id in ahead.items() if leaver_id not in pair)
+    partner_heat = mine(service, arena_id, by_id[partner_id])["heat"]
+    assert partner_heat["race_id"] not in ahead.values()
+    assert mine(service, arena_id, late)["heat"]["race_id"] == partner_heat["race_id"]
+    # The pair whose players both stayed races the race made for it.
+    for player_id in next(pair for pair in ahead if leaver_id not in pair):
+        assert mine(service, arena_id, by_id[player_id])["heat"]["race_id"] == kept
+    race = _race(service, dropped)
+    assert race["status"] == "finished" and race["rated"] is False
+
+
+def test_races_made_ahead_that_no_heat_took_rate_nobody(
+    service: CheckedClient, clock: Clock
+) -> None:
+    """An instance that made the first heats ahead and stopped before the start: another
+    instance's first wave makes heats of its own, and the races made ahead, which their
+    players never learnt of, end unrated when their time runs out."""
+    arena, racers = _upcoming(service, clock, ["A", "B"])
+    arena_id = arena["arena_id"]
+    waves = service.app.state.arena_waves  # type: ignore[attr-defined]
+    assert wave(service) == 0
+    [abandoned] = _made_ahead(service, arena_id).values()
+    # As if the instance stopped: what it held is gone, and its lock let go.
+    waves.heats.ahead.clear()
+    waves.heats.ahead_start.clear()
+    assert service.portal is not None
+    service.portal.call(waves.store.unlock, arena_id, waves.owner)
+    clock.jump_past(arena["start_at"])
+    assert wave(service) == 1
+    heat = mine(service, arena_id, racers[0])["heat"]
+    assert heat["race_id"] != abandoned
+    clock.jump_past(_race(service, abandoned)["ends_at"])
+    race = _race(service, abandoned)
+    assert race["status"] == "finished" and race["rated"] is False
+    assert "ratings" not in race["result"]
+    for player in racers:
+        stats = service.get(f"/players/{player['player_id']}/stats").json()
+        assert stats["ratings"] == {}

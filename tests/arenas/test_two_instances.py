@@ -17,7 +17,7 @@ from service.store import StoreUnavailable
 from tests.arenas.support import arena_service, join, make_arena, mine, race_of, wave
 from tests.players.conftest import new_player
 from tests.races.race_support import Clock
-from tests.support import CheckedClient
+from tests.support import CheckedClient, auth
 
 PLAYERS = 40
 
@@ -193,3 +193,32 @@ def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
         assert wave(one) == 8 - made
         by_race = heats_by_race(racers, arena_id)
         assert len(by_race) == 8 and all(len(names) == 2 for names in by_race.values())
+
+
+def test_one_instance_makes_the_first_heats_ahead_and_its_wave_at_the_start_tells_them(
+    clean_redis: str,
+) -> None:
+    clock = Clock()
+    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
+        services = [one, two]
+        host = new_player(one, "Host")
+        body = {"mode": "TF.D1N", "name": "At the hour", "minutes": 30, "starts_in": 1}
+        arena = one.post("/arenas", json=body, headers=auth(host["player_token"])).json()["arena"]
+        arena_id = arena["arena_id"]
+        racers = []
+        for i in range(PLAYERS):
+            racer = new_player(services[i % 2], f"P{i:02}")
+            join(services[i % 2], arena_id, racer)
+            racers.append(racer)
+        clock.jump_past(arena["start_at"] - 2_000)
+        assert waves_together(services, 2) == 0
+        makers = [s.app.state.arena_waves.heats for s in services]  # type: ignore[attr-defined]
+        ahead = [maker.ahead.get(arena_id, {}) for maker in makers]
+        # One instance made them, the other was kept out by the arena's lock.
+        assert sorted(len(made) for made in ahead) == [0, PLAYERS // 2]
+        races = {doc.race_id for made in ahead for doc in made.values()}
+        clock.jump_past(arena["start_at"])
+        assert waves_together(services, 2) == PLAYERS // 2
+        heats = [mine(one, arena_id, racer)["heat"] for racer in racers]
+        assert {heat["race_id"] for heat in heats} == races
+        assert all(not maker.ahead for maker in makers)
