@@ -90,10 +90,13 @@ class ArenaWaves:
         heats this instance made ahead starts sooner (its players are told at the start,
         not up to a period after it)."""
         every = self.arenas.settings.arena_wave_seconds
-        if not self.heats.ahead_start:
+        now = self.clock()
+        # A start already past (its first wave ran late, or no wave will take it) is no
+        # reason to wave again at once.
+        soon = [start for start in self.heats.ahead_start.values() if start >= now]
+        if not soon:
             return every
-        start = min(self.heats.ahead_start.values())
-        return max(0.0, min(every, (start - self.clock() + 1) / 1000))
+        return min(every, (min(soon) - now + 1) / 1000)
 
     async def _run(self) -> None:
         scheduled = 0.0

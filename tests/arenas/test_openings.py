@@ -86,8 +86,8 @@ def test_an_arena_s_first_heats_are_dealt_before_its_start(
 def _upcoming(
     service: CheckedClient, clock: Clock, names: list[str]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """An arena starting in a minute that ``names`` joined, and the clock two seconds
-    before its start."""
+    """An arena starting in a minute that ``names`` joined, and the clock in the last
+    seconds before its start (when its first heats are made ahead)."""
     host = new_player(service, "Host")
     body = {"mode": "TF.D1N", "name": "At the hour", "minutes": 30, "starts_in": 1}
     arena = service.post("/arenas", json=body, headers=auth(host["player_token"])).json()
@@ -187,3 +187,21 @@ def test_races_made_ahead_that_no_heat_took_rate_nobody(
     for player in racers:
         stats = service.get(f"/players/{player['player_id']}/stats").json()
         assert stats["ratings"] == {}
+
+
+def test_the_waves_wake_at_the_start_of_an_arena_whose_heats_were_made_ahead(
+    service: CheckedClient, clock: Clock
+) -> None:
+    arena, _ = _upcoming(service, clock, ["A", "B"])
+    waves = service.app.state.arena_waves  # type: ignore[attr-defined]
+    every = waves.arenas.settings.arena_wave_seconds
+    assert waves._next_wave_in() == every
+    assert wave(service) == 0
+    # Made ahead in the last seconds before the start: the next wave is at the start.
+    to_start = (arena["start_at"] - clock.ms()) / 1000
+    assert 0 < to_start < every
+    assert waves._next_wave_in() == pytest.approx(to_start, abs=0.1)
+    # A start gone by with its heats still held (its arena cancelled, say) is no reason
+    # to wave again at once.
+    clock.jump_past(arena["start_at"] + 500)
+    assert waves._next_wave_in() == every
