@@ -1,6 +1,8 @@
 """Making an arena's heats: a wave's pairs, a chunk of heats at a time, each heat's race
-and the swap that puts both players in it; and the plans by which the instances on a
-shared store make one wave's heats together.
+and the swap that puts both players in it; the races of an arena's first heats, made in
+the seconds before its start (``make_ahead``) so that the wave at the start only swaps
+and tells; and the plans by which the instances on a shared store make one wave's heats
+together.
 
 A wave that pairs more than one chunk of heats on a shared store (an arena's start,
 when every player who joined early is free at once) asks the other instances to help:

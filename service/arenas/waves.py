@@ -5,6 +5,8 @@ ended with heats still open); one instance at a time runs an arena's wave (the a
 lock). Each change is a store ``swap`` from the entries as read, so a heat's result is
 counted once and a player is in one heat at a time even when a wave is taken over by
 another instance midway. Pairing the free players and making their heats: ``heats``.
+Before an arena's start the waves deal its first heats (``_deal_ahead``), then make
+their races (``_make_ahead``), keeping the arena's lock until the start.
 """
 
 from __future__ import annotations
