@@ -328,9 +328,8 @@ class RaceLobby:
         pairing or an arena's wave, its countdown running: a certified deal when one is
         ready, else a secret one, dealt ahead when one is (``games.openings``); both
         secret until the race is over. Its time limit is quick pairing's unless given.
-        A race made before its players learn of it (an arena's first heats, made before
-        the start) counts down from ``reveal_at``; an arena's heat names its arena
-        (``heat_of``)."""
+        One made before its players learn of it (an arena's first heats) counts down from
+        ``reveal_at``; an arena's heat names its arena (``heat_of``)."""
         certified = await self.analysis.take_winnable_now(mode)
         code, opening = (certified, None) if certified else self.games.openings.take(mode)
         players = [new_player(name, token_hash, account) for name, token_hash, account in seats]

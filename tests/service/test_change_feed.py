@@ -44,6 +44,20 @@ async def running(feed: ChangeFeed, *clients: aioredis.Redis) -> AsyncIterator[C
             await client.aclose()
 
 
+def named_client(url: str) -> tuple[aioredis.Redis, str]:
+    """A client whose connections carry a name of their own, and that name."""
+    name = f"feed-{secrets.token_hex(4)}"
+    return aioredis.Redis.from_url(url, client_name=name), name
+
+
+async def cut_feed(admin: aioredis.Redis, name: str) -> None:
+    """Cuts the feed's pub/sub connection (its client's, by name): another test's
+    connection closing just then is left alone."""
+    ids = [c["id"] for c in await admin.client_list(_type="pubsub") if c["name"] == name]
+    assert len(ids) == 1, ids
+    assert await admin.client_kill_filter(_id=ids[0]) == 1
+
+
 async def hands_on(admin: aioredis.Redis, got: list[Delivery], topic: str, version: int) -> None:
     """Publishes a change of ``topic`` as another instance would; the feed hands it on."""
     payload = b"change %d" % version
@@ -75,7 +89,7 @@ async def test_listen_returns_once_redis_has_the_subscription(clean_redis: str) 
 
 
 async def test_a_lost_feed_resubscribes_then_resynchronises(clean_redis: str) -> None:
-    client = aioredis.Redis.from_url(clean_redis)
+    client, name = named_client(clean_redis)
     admin = aioredis.Redis.from_url(clean_redis)
     got: list[Delivery] = []
     numsub_at_resync: list[asyncio.Task[object]] = []
@@ -98,7 +112,7 @@ async def test_a_lost_feed_resubscribes_then_resynchronises(clean_redis: str) ->
     await feed.open()
     try:
         await feed.listen("game-1")
-        assert await admin.client_kill_filter(_type="pubsub") == 1
+        await cut_feed(admin, name)
         await wait_for(lambda: numsub_at_resync)
         assert await numsub_at_resync[0] == [(channel("game-1").encode(), 1)]
         assert (feed.up, feed.losses) == (True, 1)
@@ -145,7 +159,7 @@ async def test_a_recovery_asked_for_rewatches_then_resynchronises(clean_redis: s
 async def test_a_lost_feed_subscribes_again_only_to_what_is_still_watched(
     clean_redis: str,
 ) -> None:
-    client = aioredis.Redis.from_url(clean_redis)
+    client, name = named_client(clean_redis)
     admin = aioredis.Redis.from_url(clean_redis)
     prefix = secrets.token_hex(4)
     watched: set[str] = set()
@@ -168,7 +182,7 @@ async def test_a_lost_feed_subscribes_again_only_to_what_is_still_watched(
             await feed.unlisten(topic)
         assert await admin.pubsub_channels(f"*{prefix}*") == [channel(f"{prefix}-0").encode()]
 
-        assert await admin.client_kill_filter(_type="pubsub") == 1
+        await cut_feed(admin, name)
         await wait_for(lambda: resyncs)
         # The 29 games left before the connection was lost are not heard again.
         assert await admin.pubsub_channels(f"*{prefix}*") == [channel(f"{prefix}-0").encode()]
@@ -284,8 +298,7 @@ async def test_a_quiet_feed_on_a_sound_connection_is_not_taken_for_lost(clean_re
 async def test_with_nothing_watched_a_lost_feed_waits_quietly_for_the_next_listen(
     clean_redis: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    name = f"feed-{secrets.token_hex(4)}"
-    client = aioredis.Redis.from_url(clean_redis, client_name=name)
+    client, name = named_client(clean_redis)
     admin = aioredis.Redis.from_url(clean_redis)
     watched: set[str] = set()
     got: list[Delivery] = []
