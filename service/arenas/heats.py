@@ -36,6 +36,9 @@ log = logging.getLogger("service.arenas")
 
 # Heats a wave counts, or makes, at once.
 AT_ONCE = 32
+# Heats made ahead that a wave records and tells at once: each costs only its swap, so a
+# chunk of them is told as soon as a chunk of new heats would be, with fewer tellings.
+AHEAD_AT_ONCE = 128
 # The topic on which a wave asks every instance to help make its heats (not a game's:
 # it has a kind before a colon).
 PLANS_TOPIC = "arenas:plans"
@@ -126,7 +129,7 @@ class HeatMaker:
         # the players their heats first and the pages (whose "playing" marks each chunk
         # changes) once, after the last: a page goes to every follower of it, and an
         # arena's first wave pairs everybody at once.
-        planned = chunks(kept) + chunks(_pairs(record, entries, rest))
+        planned = chunks(kept, AHEAD_AT_ONCE) + chunks(_pairs(record, entries, rest))
         if not ahead and len(planned) > 1 and self.store.shared:
             return await self._pair_with_helpers(record, mode, entries, planned, wave_at)
         for number, chunk in enumerate(planned, 1):
@@ -348,6 +351,6 @@ def _mode(record: dict[str, Any]) -> engine.Mode:
 T = TypeVar("T")
 
 
-def chunks(items: list[T]) -> list[list[T]]:
-    """``items`` in chunks of ``AT_ONCE``: heats a wave counts, or makes, at once."""
-    return [items[i : i + AT_ONCE] for i in range(0, len(items), AT_ONCE)]
+def chunks(items: list[T], size: int = AT_ONCE) -> list[list[T]]:
+    """``items`` in chunks of ``size``: heats a wave counts, or makes, at once."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
