@@ -351,6 +351,8 @@ def _mode(record: dict[str, Any]) -> engine.Mode:
 T = TypeVar("T")
 
 
-def chunks(items: list[T], size: int = AT_ONCE) -> list[list[T]]:
-    """``items`` in chunks of ``size``: heats a wave counts, or makes, at once."""
+def chunks(items: list[T], size: int | None = None) -> list[list[T]]:
+    """``items`` in chunks of ``size`` (``AT_ONCE`` unless given, read when called):
+    heats a wave counts, or makes, at once."""
+    size = size or AT_ONCE
     return [items[i : i + size] for i in range(0, len(items), size)]

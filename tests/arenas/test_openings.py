@@ -103,6 +103,16 @@ def _made_ahead(service: CheckedClient, arena_id: str) -> dict[tuple[str, str], 
     return {pair: doc.race_id for pair, doc in maker.ahead.get(arena_id, {}).items()}
 
 
+def _made_at_last_wave(
+    service: CheckedClient, clock: Clock, names: list[str]
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[tuple[str, str], str]]:
+    """``_upcoming``, then a wave in the last seconds before the start: the arena, its
+    players, and the races it made ahead by pair."""
+    arena, racers = _upcoming(service, clock, names)
+    assert wave(service) == 0
+    return arena, racers, _made_ahead(service, arena["arena_id"])
+
+
 def _race(service: CheckedClient, race_id: str) -> dict[str, Any]:
     found: dict[str, Any] = service.get(f"/races/{race_id}").json()["race"]
     return found
@@ -111,10 +121,8 @@ def _race(service: CheckedClient, race_id: str) -> dict[str, Any]:
 def test_an_arena_s_first_heats_are_made_before_its_start_and_told_at_it(
     service: CheckedClient, clock: Clock
 ) -> None:
-    arena, racers = _upcoming(service, clock, ["A", "B", "C", "D"])
+    arena, racers, ahead = _made_at_last_wave(service, clock, ["A", "B", "C", "D"])
     arena_id = arena["arena_id"]
-    assert wave(service) == 0
-    ahead = _made_ahead(service, arena_id)
     assert len(ahead) == 2
     # Made, not told: nobody has a heat, the arena records none.
     assert all(mine(service, arena_id, p)["heat"] is None for p in racers)
@@ -136,10 +144,8 @@ def test_an_arena_s_first_heats_are_made_before_its_start_and_told_at_it(
 def test_one_who_left_before_the_start_frees_their_partner_and_their_race_is_called_off(
     service: CheckedClient, clock: Clock
 ) -> None:
-    arena, racers = _upcoming(service, clock, ["A", "B", "C", "D"])
+    arena, racers, ahead = _made_at_last_wave(service, clock, ["A", "B", "C", "D"])
     arena_id = arena["arena_id"]
-    assert wave(service) == 0
-    ahead = _made_ahead(service, arena_id)
     by_id = {p["player_id"]: p for p in racers}
     (leaver_id, partner_id), dropped = next(iter(ahead.items()))
     leaver = by_id[leaver_id]
@@ -166,11 +172,10 @@ def test_races_made_ahead_that_no_heat_took_rate_nobody(
     """An instance that made the first heats ahead and stopped before the start: another
     instance's first wave makes heats of its own, and the races made ahead, which their
     players never learnt of, end unrated when their time runs out."""
-    arena, racers = _upcoming(service, clock, ["A", "B"])
+    arena, racers, ahead = _made_at_last_wave(service, clock, ["A", "B"])
     arena_id = arena["arena_id"]
     waves = service.app.state.arena_waves  # type: ignore[attr-defined]
-    assert wave(service) == 0
-    [abandoned] = _made_ahead(service, arena_id).values()
+    [abandoned] = ahead.values()
     # As if the instance stopped: what it held is gone, and its lock let go.
     waves.heats.ahead.clear()
     waves.heats.ahead_start.clear()

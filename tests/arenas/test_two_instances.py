@@ -31,12 +31,19 @@ def waves_together(services: list[CheckedClient], rounds: int) -> int:
     return made
 
 
+@contextmanager
+def two_instances(clean_redis: str) -> Iterator[tuple[Clock, list[CheckedClient]]]:
+    """Two instances on one Redis, with one clock."""
+    clock = Clock()
+    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
+        yield clock, [one, two]
+
+
 def test_two_instances_pair_each_arena_player_once_and_count_each_heat_once(
     clean_redis: str,
 ) -> None:
-    clock = Clock()
-    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
-        services = [one, two]
+    with two_instances(clean_redis) as (clock, services):
+        one, two = services
         arena_id, racers = an_arena_of(services, PLAYERS)
         assert waves_together(services, 3) == PLAYERS // 2
         heats = [mine(service, arena_id, racer)["heat"] for service, racer in racers]
@@ -198,9 +205,8 @@ def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
 def test_one_instance_makes_the_first_heats_ahead_and_its_wave_at_the_start_tells_them(
     clean_redis: str,
 ) -> None:
-    clock = Clock()
-    with arena_service(clean_redis, clock) as one, arena_service(clean_redis, clock) as two:
-        services = [one, two]
+    with two_instances(clean_redis) as (clock, services):
+        one = services[0]
         host = new_player(one, "Host")
         body = {"mode": "TF.D1N", "name": "At the hour", "minutes": 30, "starts_in": 1}
         arena = one.post("/arenas", json=body, headers=auth(host["player_token"])).json()["arena"]
