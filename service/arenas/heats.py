@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
@@ -50,6 +51,18 @@ _HELPERS_POLL = 0.005
 _PLAN_SECONDS = 60
 
 
+# A heat's two players.
+Pair = tuple[str, str]
+
+
+@dataclass
+class MadeAhead:
+    """The races of an upcoming arena's first heats, made before its start."""
+
+    start_at: int
+    races: dict[Pair, RaceDocument] = field(default_factory=dict)
+
+
 class HeatMaker:
     """One instance's making of arena heats: its own waves' and its share of the other
     instances' plans."""
@@ -61,12 +74,10 @@ class HeatMaker:
         self.owner = owner
         # The chunks of other instances' plans this instance is making.
         self._helping: set[asyncio.Task[None]] = set()
-        # Arena id -> its first heats' races, made before its start: (player, player) ->
-        # race. Kept in this instance only; the arena's lock stays with it until the
-        # first wave, which takes them.
-        self.ahead: dict[str, dict[tuple[str, str], RaceDocument]] = {}
-        # Arena id -> its start (server ms), for the arenas in ``ahead``.
-        self.ahead_start: dict[str, int] = {}
+        # Arena id -> its first heats' races, made before its start. Kept in this
+        # instance only; the arena's lock stays with it until the first wave, which
+        # takes them.
+        self.ahead: dict[str, MadeAhead] = {}
 
     async def start(self) -> None:
         if self.store.shared:
@@ -86,10 +97,8 @@ class HeatMaker:
         """Makes the races of an upcoming arena's first heats, pairing the players joined
         so far as its first wave would (the wave's lock held): its first wave then only
         records and tells them. Nobody is told here. How many were made."""
-        arena_id = record["arena_id"]
         mode = _mode(record)
-        made = self.ahead.setdefault(arena_id, {})
-        self.ahead_start[arena_id] = record["start_at"]
+        made = self.ahead.setdefault(record["arena_id"], MadeAhead(record["start_at"])).races
         for chunk in chunks(_pairs(record, entries, _free_of(entries))):
             races = [
                 self._race(record, mode, entries[a], entries[b], record["start_at"])
@@ -98,11 +107,16 @@ class HeatMaker:
             made.update(zip(chunk, await asyncio.gather(*races), strict=True))
         return len(made)
 
+    def races_ahead(self, arena_id: str) -> dict[Pair, RaceDocument]:
+        """The races made ahead for an arena's first heats (none: empty)."""
+        made = self.ahead.get(arena_id)
+        return made.races if made is not None else {}
+
     async def drop_ahead(self, arena_id: str) -> None:
         """Calls off the races made ahead for an arena that no wave took."""
-        for doc in self.ahead.pop(arena_id, {}).values():
+        for doc in self.races_ahead(arena_id).values():
             await self._call_off(arena_id, doc)
-        self.ahead_start.pop(arena_id, None)
+        self.ahead.pop(arena_id, None)
 
     async def pair(
         self, record: dict[str, Any], entries: dict[str, dict[str, Any]], wave_at: int
@@ -112,17 +126,14 @@ class HeatMaker:
         both its players are still free; the others are paired among themselves."""
         arena_id = record["arena_id"]
         free = _free_of(entries)
-        ahead = self.ahead.pop(arena_id, {})
-        self.ahead_start.pop(arena_id, None)
+        ahead = self.races_ahead(arena_id)
+        self.ahead.pop(arena_id, None)
         free_ids = {e["player_id"] for e in free}
         kept = [pair for pair in ahead if pair[0] in free_ids and pair[1] in free_ids]
         taken = {player for pair in kept for player in pair}
         rest = [e for e in free if e["player_id"] not in taken]
         mode = _mode(record)
         made = 0
-        if len(rest) < 2 and not kept:
-            await self._call_off_unused(arena_id, ahead, kept)
-            return 0
         # Pairs are made a chunk at a time, each chunk's races at once, and each chunk
         # told as soon as it is made: the first players paired need not wait for the
         # last. Every message but the last says more follow, so that the followers send
@@ -148,8 +159,8 @@ class HeatMaker:
     async def _call_off_unused(
         self,
         arena_id: str,
-        ahead: dict[tuple[str, str], RaceDocument],
-        kept: list[tuple[str, str]],
+        ahead: dict[Pair, RaceDocument],
+        kept: list[Pair],
     ) -> None:
         """Calls off the races made ahead whose players were not both free at the start
         (one left, say): nobody was told of them."""

@@ -12,7 +12,6 @@ their races (``_make_ahead``), keeping the arena's lock until the start.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -82,9 +81,10 @@ class ArenaWaves:
     async def close(self) -> None:
         if self._task is not None:
             await cancel_and_wait(self._task)
+        # Told to nobody: called off (``drop_ahead`` logs a failure; such a race ends
+        # unrated all the same).
         for arena_id in list(self.heats.ahead):
-            with contextlib.suppress(ServiceError, StoreUnavailable):
-                await self.heats.drop_ahead(arena_id)
+            await self.heats.drop_ahead(arena_id)
         await self.heats.close()
 
     def _next_wave_in(self) -> float:
@@ -95,7 +95,7 @@ class ArenaWaves:
         now = self.clock()
         # A start already past (its first wave ran late, or no wave will take it) is no
         # reason to wave again at once.
-        soon = [start for start in self.heats.ahead_start.values() if start >= now]
+        soon = [made.start_at for made in self.heats.ahead.values() if made.start_at >= now]
         if not soon:
             return every
         return min(every, (min(soon) - now + 1) / 1000)
@@ -134,8 +134,8 @@ class ArenaWaves:
                 del kept[arena_id]
         # Heats made ahead that no first wave took (the arena was cancelled, or its lock
         # lost): told to nobody, called off.
-        for arena_id, start in list(self.heats.ahead_start.items()):
-            if now > start + _LOCK_MS:
+        for arena_id, made_ahead in list(self.heats.ahead.items()):
+            if now > made_ahead.start_at + _LOCK_MS:
                 await self.heats.drop_ahead(arena_id)
         await self._deal_ahead(now)
         await self._make_ahead(now)
@@ -176,10 +176,9 @@ class ArenaWaves:
             except (ServiceError, StoreUnavailable) as exc:
                 # What was made is kept; the first wave pairs the others itself.
                 log.warning("arena %s: heats not made ahead: %s", arena_id, exc)
-                made = len(self.heats.ahead.get(arena_id, {}))
+                made = len(self.heats.races_ahead(arena_id))
             if not made:
                 self.heats.ahead.pop(arena_id, None)
-                self.heats.ahead_start.pop(arena_id, None)
                 await self.store.unlock(arena_id, self.owner)
 
     async def arena_wave(self, record: dict[str, Any]) -> int:

@@ -100,7 +100,7 @@ def _upcoming(
 
 def _made_ahead(service: CheckedClient, arena_id: str) -> dict[tuple[str, str], str]:
     maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
-    return {pair: doc.race_id for pair, doc in maker.ahead.get(arena_id, {}).items()}
+    return {pair: doc.race_id for pair, doc in maker.races_ahead(arena_id).items()}
 
 
 def _made_at_last_wave(
@@ -178,7 +178,6 @@ def test_races_made_ahead_that_no_heat_took_rate_nobody(
     [abandoned] = ahead.values()
     # As if the instance stopped: what it held is gone, and its lock let go.
     waves.heats.ahead.clear()
-    waves.heats.ahead_start.clear()
     assert service.portal is not None
     service.portal.call(waves.store.unlock, arena_id, waves.owner)
     clock.jump_past(arena["start_at"])

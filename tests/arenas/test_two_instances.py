@@ -219,7 +219,7 @@ def test_one_instance_makes_the_first_heats_ahead_and_its_wave_at_the_start_tell
         clock.jump_past(arena["start_at"] - 2_000)
         assert waves_together(services, 2) == 0
         makers = [s.app.state.arena_waves.heats for s in services]  # type: ignore[attr-defined]
-        ahead = [maker.ahead.get(arena_id, {}) for maker in makers]
+        ahead = [maker.races_ahead(arena_id) for maker in makers]
         # One instance made them, the other was kept out by the arena's lock.
         assert sorted(len(made) for made in ahead) == [0, PLAYERS // 2]
         races = {doc.race_id for made in ahead for doc in made.values()}
