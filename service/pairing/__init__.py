@@ -31,7 +31,7 @@ from ..players.ratings import Ratings
 from ..protocol import ErrorCode
 from ..races.lobby import RaceLobby
 from ..store import Store, StoreUnavailable, hash_token
-from ..store.seeks import Seek, mode_of_seek
+from ..store.seeks import KEPT_SECONDS, Seek, mode_of_seek
 from ..support.ids import derived_token, new_id
 from ..support.tasks import cancel_and_wait
 from .waves import Window, match
@@ -226,9 +226,15 @@ class Pairing:
     async def _pair(self, mode: engine.Mode, a: Seek, b: Seek) -> int:
         """Makes the race of ``a`` and ``b``, then takes both out of the pool at once; a
         seek cancelled meanwhile calls the race off (told to nobody) and leaves the other
-        seek waiting for the next wave."""
+        seek waiting for the next wave.
+
+        The race names ``a`` (``pair_of``) and is rated only if, when it ends, ``a`` is
+        paired with it: a store that fails while the pair is taken, or an instance that
+        stops before, leaves a race nobody was told of, and it must not rate them."""
         doc = await self.lobby.create_paired(
-            mode, [(a.name, a.token_hash, a.player_id), (b.name, b.token_hash, b.player_id)]
+            mode,
+            [(a.name, a.token_hash, a.player_id), (b.name, b.token_hash, b.player_id)],
+            pair_of=a.seek_id,
         )
         seats = []
         for seat, other in ((doc.players[0], b), (doc.players[1], a)):
@@ -241,7 +247,10 @@ class Pairing:
                 }
             )
         texts = [orjson.dumps(seat).decode() for seat in seats]
-        if not await self.seeks.pair(a, b, texts[0], texts[1]):
+        # The seeks outlive the race, whose end reads its pairing back.
+        now = self.clock()
+        kept = KEPT_SECONDS + max(0, (doc.ends_at or now) - now) // 1000
+        if not await self.seeks.pair(a, b, texts[0], texts[1], kept):
             await self.lobby.updates.call_off(doc.race_id)
             return 0
         for seek, text in ((a, texts[0]), (b, texts[1])):

@@ -20,8 +20,9 @@ from ..errors import ServiceError
 from ..games import Games
 from ..protocol import ErrorCode
 from ..store.race_document import RaceDocument
-from .lobby import RaceLobby, find_player, you
+from .lobby import RaceLobby
 from .results import status
+from .seats import find_player, you
 from .updates import RaceUpdates
 
 

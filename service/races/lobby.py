@@ -1,5 +1,5 @@
 """The lobby of a race: creating it, joining by code, getting ready, the start, and the
-rematch; and who a race token belongs to.
+rematch.
 
 The deal comes from a secret 128-bit seed chosen when the race is created; its code
 stays in the document, never in a message, until the race is over: anyone who knew it
@@ -21,6 +21,7 @@ from ..protocol import ErrorCode
 from ..store import StoredRace, hash_token
 from ..store.race_document import RaceDocument, RacePlayer
 from ..support.ids import derived_token, new_id
+from .seats import find_player, new_player, seat_of, you
 from .updates import RaceUpdates
 
 # 32 symbols without the look-alikes I/1 and O/0: 5 bits each, 40 bits a code.
@@ -33,46 +34,6 @@ def _new_join_code() -> str:
     # call for the operating system's randomness, where ``secrets.choice`` made two a
     # letter.
     return "".join(JOIN_ALPHABET[byte & 31] for byte in secrets.token_bytes(JOIN_CODE_LENGTH))
-
-
-def find_player(doc: RaceDocument, token: str | None) -> RacePlayer:
-    if token is not None:
-        digest = hash_token(token)
-        for player in doc.players:
-            if secrets.compare_digest(player.token_hash, digest):
-                return player
-    raise ServiceError(ErrorCode.UNAUTHORIZED, 401, "a valid race token of this race is required")
-
-
-def _seat_of(doc: RaceDocument, joining: RacePlayer) -> RacePlayer | None:
-    """The seat a player who joins already holds: the same race token's, taken by an
-    earlier try of the same join; ``already_in_race`` when their player holds another."""
-    if not joining.account:
-        return None
-    for player in doc.players:
-        if player.account == joining.account:
-            if secrets.compare_digest(player.token_hash, joining.token_hash):
-                return player
-            raise ServiceError(
-                ErrorCode.ALREADY_IN_RACE,
-                409,
-                "your player already holds a seat in this race (one seat per player)",
-            )
-    return None
-
-
-def you(player: RacePlayer) -> dict[str, Any]:
-    return {"player_id": player.player_id, "game_id": player.game_id}
-
-
-def new_player(name: str, token_hash: str, account: str = "") -> RacePlayer:
-    return RacePlayer(
-        account=account,
-        player_id=new_id(6),
-        name=name,
-        token_hash=token_hash,
-        game_id=new_id(16),
-    )
 
 
 class RaceLobby:
@@ -142,6 +103,7 @@ class RaceLobby:
         started: bool = False,
         reveal_at: int | None = None,
         heat_of: str | None = None,
+        pair_of: str | None = None,
     ) -> RaceDocument:
         """Writes a new race (``started``: its seats ready and its countdown running from
         ``reveal_at``, when its players learn of it, or from now)."""
@@ -177,6 +139,7 @@ class RaceLobby:
                 winnable=winnable,
                 rated=rated,
                 heat_of=heat_of,
+                pair_of=pair_of,
             )
             if started:
                 for player in players:
@@ -263,7 +226,7 @@ class RaceLobby:
         token = derived_token(account_token, "race", race_id) if account else new_id(32)
         player = new_player(name, hash_token(token), account)
         _, current = await self.updates.load(race_id)
-        seated = _seat_of(current, player)
+        seated = seat_of(current, player)
         if seated is not None:
             return await self._joined(current, seated, token)
         # The game first: a join that fails after it leaves only an unused game behind
@@ -272,7 +235,7 @@ class RaceLobby:
         seat = [player]
 
         def add(doc: RaceDocument, at: int) -> bool:
-            found = _seat_of(doc, player)
+            found = seat_of(doc, player)
             if found is not None:
                 seat[0] = found  # taken by an earlier try of this request
                 return False
@@ -323,13 +286,15 @@ class RaceLobby:
         time_limit_seconds: int | None = None,
         reveal_at: int | None = None,
         heat_of: str | None = None,
+        pair_of: str | None = None,
     ) -> RaceDocument:
         """A rated race of two seats (name, race token hash, player id) made by quick
         pairing or an arena's wave, its countdown running: a certified deal when one is
         ready, else a secret one, dealt ahead when one is (``games.openings``); both
         secret until the race is over. Its time limit is quick pairing's unless given.
         One made before its players learn of it (an arena's first heats) counts down from
-        ``reveal_at``; an arena's heat names its arena (``heat_of``)."""
+        ``reveal_at``. It names what it is made for: an arena's heat its arena
+        (``heat_of``), a quick pairing its first seat's seek (``pair_of``)."""
         certified = await self.analysis.take_winnable_now(mode)
         code, opening = (certified, None) if certified else self.games.openings.take(mode)
         players = [new_player(name, token_hash, account) for name, token_hash, account in seats]
@@ -352,6 +317,7 @@ class RaceLobby:
             started=True,
             reveal_at=reveal_at,
             heat_of=heat_of,
+            pair_of=pair_of,
         )
         await self.updates.after_start(doc)
         return doc

@@ -203,14 +203,20 @@ class RaceUpdates:
         return doc, view if saved else None
 
     async def _told(self, doc: RaceDocument) -> bool:
-        """Whether the race's players were ever told of it. An arena's heat is told when
-        the heat is recorded in its arena; its race is made first, and one whose heat
-        never was (its wave's instance stopped in between, or its heats were made before
-        the start and not used) ends unrated."""
-        if doc.heat_of is None:
-            return True
-        found = await from_store(self.store.arenas.heats(doc.heat_of, [doc.race_id]), self.refusal)
-        return bool(found)
+        """Whether the race's players were ever told of it. A race made for a pairing is
+        made first and told only once the pairing is recorded: an arena's heat in its
+        arena, a quick pairing in both seeks. One whose pairing never was recorded (a
+        store that failed in between, an instance that stopped, heats made before an
+        arena's start and not used) ends unrated."""
+        if doc.heat_of is not None:
+            found = await from_store(
+                self.store.arenas.heats(doc.heat_of, [doc.race_id]), self.refusal
+            )
+            return bool(found)
+        if doc.pair_of is not None:
+            seek = await from_store(self.store.seeks.get(doc.pair_of), self.refusal)
+            return seek is not None and (seek.paired or {}).get("race_id") == doc.race_id
+        return True
 
     async def _rating_outcome(self, doc: RaceDocument) -> list[dict[str, Any]] | None:
         assert doc.result is not None

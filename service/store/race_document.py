@@ -3,7 +3,7 @@
 ``RaceDocument`` reads and writes that JSON field for field, keys in the order they have
 always been written; a key that older documents may lack reads as the value it stood
 for, and a key written only once it means something (``watches``, ``rated``,
-``announced``, ``heat_of``, ``result``) stays absent until then. What the fields mean
+``announced``, ``heat_of``, ``pair_of``, ``result``) stays absent until then. What the fields mean
 for a race (its status, its view, its ranking) is the business of ``service.races``;
 the type lives here, beside ``StoredRace``, because ``games`` hands a race read back to
 the races unchanged and may not import them.
@@ -113,6 +113,9 @@ class RaceDocument:
     # The arena whose heat this race is made for: its players learn of it only when the
     # heat is recorded there, and a race whose heat never was is rated for nobody.
     heat_of: str | None = None
+    # The seek of quick pairing whose pairing this race is made for (its first seat's):
+    # likewise, its players learn of it only when both seeks are marked paired with it.
+    pair_of: str | None = None
     # The ranking, the code and the records, once the race is over.
     result: dict[str, Any] | None = None
 
@@ -140,6 +143,7 @@ class RaceDocument:
             rated=data.get("rated", False),
             announced=data.get("announced", False),
             heat_of=data.get("heat_of"),
+            pair_of=data.get("pair_of"),
             result=data.get("result"),
         )
 
@@ -169,6 +173,8 @@ class RaceDocument:
             data["announced"] = True
         if self.heat_of is not None:
             data["heat_of"] = self.heat_of
+        if self.pair_of is not None:
+            data["pair_of"] = self.pair_of
         if self.result is not None:
             data["result"] = self.result
         return orjson.dumps(data).decode()

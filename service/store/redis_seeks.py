@@ -185,9 +185,11 @@ class RedisSeeks(Seeks):
             raise StoreUnavailable(str(exc)) from exc
         return found
 
-    async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
+    async def pair(
+        self, a: Seek, b: Seek, a_paired: str, b_paired: str, kept: int = KEPT_SECONDS
+    ) -> bool:
         keys = [_pool(a.mode), self._seek_key(a.seek_id), self._seek_key(b.seek_id)]
-        args = [a.seek_id, b.seek_id, a_paired, b_paired, a.player_id, b.player_id, KEPT_SECONDS]
+        args = [a.seek_id, b.seek_id, a_paired, b_paired, a.player_id, b.player_id, kept]
         return int(await self._call("pair", keys, args)) == 1
 
     async def cancel(self, seek_id: str, player_id: str) -> str:

@@ -98,9 +98,12 @@ class Seeks(ABC):
         """How many seeks the mode's pool holds, expired ones included: a read only."""
 
     @abstractmethod
-    async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
+    async def pair(
+        self, a: Seek, b: Seek, a_paired: str, b_paired: str, kept: int = KEPT_SECONDS
+    ) -> bool:
         """Marks both paired (each with its seat's JSON) and takes them out of the pool,
-        if both are still waiting; else changes nothing and answers False."""
+        if both are still waiting; else changes nothing and answers False. Both are kept
+        ``kept`` seconds: their race reads its pairing back when it ends."""
 
     @abstractmethod
     async def cancel(self, seek_id: str, player_id: str) -> str:
@@ -163,7 +166,9 @@ class MemorySeeks(Seeks):
     async def count(self, mode: str) -> int:
         return len(await self.waiting(mode))
 
-    async def pair(self, a: Seek, b: Seek, a_paired: str, b_paired: str) -> bool:
+    async def pair(
+        self, a: Seek, b: Seek, a_paired: str, b_paired: str, kept: int = KEPT_SECONDS
+    ) -> bool:
         now_a, now_b = self._live(a.seek_id), self._live(b.seek_id)
         if now_a is None or now_b is None:
             return False
@@ -172,7 +177,7 @@ class MemorySeeks(Seeks):
             return True
         if now_a.status != "waiting" or now_b.status != "waiting":
             return False
-        kept = time.monotonic() + KEPT_SECONDS
+        until = time.monotonic() + kept
         for seek, paired, opponent in ((now_a, a_paired, b), (now_b, b_paired, a)):
             changed = replace(
                 seek,
@@ -180,7 +185,7 @@ class MemorySeeks(Seeks):
                 paired=orjson.loads(paired),
                 last_opponent=opponent.player_id,
             )
-            self._seeks[seek.seek_id] = (changed, kept)
+            self._seeks[seek.seek_id] = (changed, until)
         return True
 
     async def cancel(self, seek_id: str, player_id: str) -> str:

@@ -8,6 +8,8 @@ losing the first reply of every write (as ``test_store_once`` does for the rest)
 
 from __future__ import annotations
 
+import asyncio
+
 import orjson
 
 from service.config import Settings
@@ -52,6 +54,22 @@ async def test_seeks_are_added_paired_and_cancelled_once(store: Store) -> None:
     assert not await seeks.lock("TF.D1N", "two", 5_000)
     await seeks.unlock("TF.D1N", "one")
     assert await seeks.lock("TF.D1N", "two", 5_000)
+
+
+async def test_a_paired_seek_is_kept_as_long_as_its_race_asks(store: Store) -> None:
+    """A paired race reads its pairing back when it ends: the seeks last as asked."""
+    seeks = store.seeks
+    ada, bob = _seek("TF.D1N-ka", "kada"), _seek("TF.D1N-kb", "kbob")
+    cy, di = _seek("TF.D1N-kc", "kcy"), _seek("TF.D1N-kd", "kdi")
+    for seek in (ada, bob, cy, di):
+        assert await seeks.add(seek, 60) is None
+    seat = orjson.dumps({"race_id": "r1"}).decode()
+    assert await seeks.pair(ada, bob, seat, seat, kept=1)
+    assert await seeks.pair(cy, di, seat, seat, kept=60)
+    await asyncio.sleep(1.2)
+    assert await seeks.get("TF.D1N-ka") is None and await seeks.get("TF.D1N-kb") is None
+    kept = await seeks.get("TF.D1N-kc")
+    assert kept is not None and kept.paired == {"race_id": "r1"}
 
 
 async def test_a_race_moves_a_rating_once(store: Store) -> None:

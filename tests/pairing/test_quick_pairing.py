@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from service.pairing.waves import Window, match
+from service.store import StoreUnavailable
 from service.store.seeks import Seek
 from tests.players.conftest import new_player
+from tests.races.race_support import Clock
 from tests.service.helpers import greet, recv, recv_until
 from tests.support import CheckedClient, auth, service_client
 
@@ -103,6 +105,97 @@ def test_a_race_whose_seek_was_cancelled_while_it_was_made_is_called_off(
     for player in (ada, bob):
         stats = service.get(f"/players/{player['player_id']}/stats").json()
         assert stats["ratings"] == {}
+
+
+@pytest.fixture
+def timed(store_url: str) -> Iterator[tuple[CheckedClient, Clock]]:
+    clock = Clock()
+    with service_client(store_url, clock=clock, pairing_wave_seconds=3600) as client:
+        yield client, clock
+
+
+def _made_with_pair(
+    service: CheckedClient, monkeypatch: pytest.MonkeyPatch, applied: bool
+) -> list[str]:
+    """Races made by the waves from now on, whose pairing fails with the store: after
+    taking the pair (``applied``: a lost reply) or before."""
+    pairing = service.app.state.pairing  # type: ignore[attr-defined]
+    made: list[str] = []
+    create_paired, pair = pairing.lobby.create_paired, pairing.seeks.pair
+
+    async def noted(*args: Any, **kwargs: Any) -> Any:
+        doc = await create_paired(*args, **kwargs)
+        made.append(doc.race_id)
+        return doc
+
+    async def failing(*args: Any) -> bool:
+        if applied:
+            await pair(*args)
+        raise StoreUnavailable("the store went away")
+
+    monkeypatch.setattr(pairing.lobby, "create_paired", noted)
+    monkeypatch.setattr(pairing.seeks, "pair", failing)
+    return made
+
+
+def _ended(service: CheckedClient, clock: Clock, race_id: str) -> dict[str, Any]:
+    """The race read once its time has run out (nobody played: a draw by time)."""
+    ends_at = service.get(f"/races/{race_id}").json()["race"]["ends_at"]
+    clock.jump_past(ends_at)
+    race: dict[str, Any] = service.get(f"/races/{race_id}").json()["race"]
+    assert race["status"] == "finished"
+    return race
+
+
+def test_a_race_whose_pairing_the_store_failed_to_take_rates_nobody(
+    timed: tuple[CheckedClient, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store fails while a wave takes the pair: nobody was told of the race it made,
+    the seeks still wait, and the next wave pairs them into a race of its own. The first
+    race names its pairing and, as the seeks never took it, ends unrated."""
+    service, clock = timed
+    ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    ada_seek = seek(service, ada).json()["seek"]["seek_id"]
+    seek(service, bob)
+    with monkeypatch.context() as patched:
+        made = _made_with_pair(service, patched, applied=False)
+        with pytest.raises(StoreUnavailable):
+            wave(service)
+        assert len(made) == 1
+    assert poll(service, ada, ada_seek)["status"] == "waiting"
+    assert wave(service) == 1
+    paired = poll(service, ada, ada_seek)["race"]["race_id"]
+    assert paired != made[0]
+    lost = _ended(service, clock, made[0])
+    assert lost["rated"] is False and "ratings" not in lost["result"]
+    for player in (ada, bob):
+        stats = service.get(f"/players/{player['player_id']}/stats").json()
+        assert stats["ratings"] == {}
+    # The race they were told of counts.
+    assert _ended(service, clock, paired)["rated"] is True
+    for player in (ada, bob):
+        stats = service.get(f"/players/{player['player_id']}/stats").json()
+        assert stats["ratings"]["TF.D1N"]["games"] == 1
+
+
+def test_a_race_whose_pairing_was_taken_but_its_reply_lost_is_rated(
+    timed: tuple[CheckedClient, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store took the pair but its reply was lost: the seeks show the race to their
+    players (a REST poll), so it is their race and is rated when it ends."""
+    service, clock = timed
+    ada, bob = new_player(service, "Ada"), new_player(service, "Bob")
+    ada_seek = seek(service, ada).json()["seek"]["seek_id"]
+    seek(service, bob)
+    made = _made_with_pair(service, monkeypatch, applied=True)
+    with pytest.raises(StoreUnavailable):
+        wave(service)
+    assert poll(service, ada, ada_seek)["race"]["race_id"] == made[0]
+    race = _ended(service, clock, made[0])
+    assert race["rated"] is True and len(race["result"]["ratings"]) == 2
+    for player in (ada, bob):
+        stats = service.get(f"/players/{player['player_id']}/stats").json()
+        assert stats["ratings"]["TF.D1N"]["games"] == 1
 
 
 def test_a_websocket_seeker_is_told_and_a_closed_socket_cancels(service: CheckedClient) -> None:
