@@ -69,6 +69,7 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -290,8 +291,9 @@ async def resign(
             await asyncio.sleep(0.1)
 
 
-def redis_usage(port: int) -> tuple[int, float]:
-    """The commands the Redis server has run, and its CPU seconds."""
+def redis_usage(port: int) -> tuple[Counter[str], float]:
+    """The commands the Redis server has run, by name (those run by scripts too), and
+    its CPU seconds."""
     import redis
 
     client = redis.Redis(host="127.0.0.1", port=port)
@@ -300,7 +302,7 @@ def redis_usage(port: int) -> tuple[int, float]:
         cpu = client.info("cpu")
     finally:
         client.close()
-    calls = sum(int(entry["calls"]) for entry in stats.values())
+    calls = Counter({name.removeprefix("cmdstat_"): int(e["calls"]) for name, e in stats.items()})
     return calls, float(cpu["used_cpu_sys"]) + float(cpu["used_cpu_user"])
 
 
@@ -356,13 +358,13 @@ async def run(args: argparse.Namespace) -> int:
                 return Seat(index, service.url, service.port, created.json()["player_token"])
 
             seats = await asyncio.gather(*(new_player(i) for i in range(args.players)))
-            calls_before, redis_cpu_before = redis_usage(redis.port) if redis else (0, 0.0)
+            calls_before, redis_cpu_before = redis_usage(redis.port) if redis else (Counter(), 0.0)
             cpu_before = sum(cpu_seconds(s.pid) for s in services)
             started = time.perf_counter()
             players, lags = await drive_all(list(seats), arena_id, args)
             elapsed = time.perf_counter() - started
             cpu = sum(cpu_seconds(s.pid) for s in services) - cpu_before
-            calls, redis_cpu = redis_usage(redis.port) if redis else (0, 0.0)
+            calls, redis_cpu = redis_usage(redis.port) if redis else (Counter(), 0.0)
             calls -= calls_before
             redis_cpu -= redis_cpu_before
             heats = (await http.get(f"{services[0].url}/arenas/{arena_id}/heats")).json()["heats"]
@@ -381,7 +383,7 @@ def figures(
     heats: list[dict[str, Any]],
     elapsed: float,
     cpu: float,
-    calls: int,
+    calls: Counter[str],
     redis_cpu: float,
     lags: list[float],
     start_at: float,
@@ -494,7 +496,12 @@ def figures(
     ]
     if args.redis:
         results[-2:-2] = [
-            Figure("arena.redis_commands_per_heat", round(calls / per_heat, 1), "1", "all"),
+            Figure(
+                "arena.redis_commands_per_heat",
+                round(calls.total() / per_heat, 1),
+                "1",
+                "all, those of scripts too",
+            ),
             Figure(
                 "arena.redis_cpu_ms_per_heat",
                 round(redis_cpu * 1000 / per_heat, 3),
@@ -513,7 +520,16 @@ def figures(
         f"waves every {args.wave:g} s, {where}, {os.cpu_count()} CPUs"
     )
     report(title, [f for f in results if f.value == f.value])
+    if args.redis:
+        print_commands(calls, per_heat)
     return 0 if stuck == 0 else 1
+
+
+def print_commands(calls: Counter[str], per_heat: int) -> None:
+    """Where a heat's Redis commands go: the most called, per heat."""
+    print("\nRedis commands per heat, by name (a script's own commands counted too)")
+    for name, count in calls.most_common(16):
+        print(f"  {name:<24} {count / per_heat:8.1f}")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
