@@ -9,9 +9,7 @@ when every player who joined early is free at once) asks the other instances to 
 it publishes its pairs as a plan on ``PLANS_TOPIC``, and every instance, its own
 included, takes the plan's chunks one at a time from a shared counter until none is
 left. A helper reads the entries of its chunk's players again and pairs only those still
-present and free, by the same swap. A plan carries the races made ahead for its pairs
-(their ids and seats), so that the heats of an arena's start, made ahead by one
-instance, are recorded and told by all. The wave waits for the chunks others took (at most
+present and free, by the same swap. The wave waits for the chunks others took (at most
 ``_HELPERS_WAIT`` seconds: a helper that stopped midway leaves its players free for the
 next wave) before it lets the arena's lock go.
 """
@@ -57,34 +55,12 @@ _PLAN_SECONDS = 60
 Pair = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class HeatRace:
-    """What a heat needs of its race: its id, and each seat's game and player ids (in
-    the order of the heat's players)."""
-
-    race_id: str
-    seats: tuple[tuple[str, str], tuple[str, str]]
-
-    @classmethod
-    def of(cls, doc: RaceDocument) -> HeatRace:
-        first, second = ((p.game_id, p.player_id) for p in doc.players)
-        return cls(doc.race_id, (first, second))
-
-    def planned(self) -> list[Any]:
-        return [self.race_id, *self.seats]
-
-    @classmethod
-    def from_plan(cls, data: list[Any]) -> HeatRace:
-        race_id, (game_a, seat_a), (game_b, seat_b) = data
-        return cls(race_id, ((game_a, seat_a), (game_b, seat_b)))
-
-
 @dataclass
 class MadeAhead:
     """The races of an upcoming arena's first heats, made before its start."""
 
     start_at: int
-    races: dict[Pair, HeatRace] = field(default_factory=dict)
+    races: dict[Pair, RaceDocument] = field(default_factory=dict)
 
 
 class HeatMaker:
@@ -131,15 +107,15 @@ class HeatMaker:
             made.update(zip(chunk, await asyncio.gather(*races), strict=True))
         return len(made)
 
-    def races_ahead(self, arena_id: str) -> dict[Pair, HeatRace]:
+    def races_ahead(self, arena_id: str) -> dict[Pair, RaceDocument]:
         """The races made ahead for an arena's first heats (none: empty)."""
         made = self.ahead.get(arena_id)
         return made.races if made is not None else {}
 
     async def drop_ahead(self, arena_id: str) -> None:
         """Calls off the races made ahead for an arena that no wave took."""
-        for race in self.races_ahead(arena_id).values():
-            await self._call_off(arena_id, race)
+        for doc in self.races_ahead(arena_id).values():
+            await self._call_off(arena_id, doc)
         self.ahead.pop(arena_id, None)
 
     async def pair(
@@ -147,9 +123,7 @@ class HeatMaker:
     ) -> int:
         """Pairs the free players of ``entries`` (the wave's reading) and makes their
         heats; how many were made. Heats made ahead (``make_ahead``) go first, each while
-        both its players are still free; the others are paired among themselves. On a
-        shared store a wave of more than one chunk is made with the other instances'
-        help (a plan)."""
+        both its players are still free; the others are paired among themselves."""
         arena_id = record["arena_id"]
         free = _free_of(entries)
         ahead = self.races_ahead(arena_id)
@@ -167,10 +141,8 @@ class HeatMaker:
         # changes) once, after the last: a page goes to every follower of it, and an
         # arena's first wave pairs everybody at once.
         planned = chunks(kept, AHEAD_AT_ONCE) + chunks(_pairs(record, entries, rest))
-        if len(planned) > 1 and self.store.shared:
-            made = await self._pair_with_helpers(record, mode, entries, planned, ahead, wave_at)
-            await self._call_off_unused(arena_id, ahead, kept)
-            return made
+        if not ahead and len(planned) > 1 and self.store.shared:
+            return await self._pair_with_helpers(record, mode, entries, planned, wave_at)
         for number, chunk in enumerate(planned, 1):
             heats = [
                 self._heat(record, mode, entries[a], entries[b], wave_at, ahead.get((a, b)))
@@ -187,28 +159,26 @@ class HeatMaker:
     async def _call_off_unused(
         self,
         arena_id: str,
-        ahead: dict[Pair, HeatRace],
+        ahead: dict[Pair, RaceDocument],
         kept: list[Pair],
     ) -> None:
         """Calls off the races made ahead whose players were not both free at the start
         (one left, say): nobody was told of them."""
         used = set(kept)
-        for pair, race in ahead.items():
+        for pair, doc in ahead.items():
             if pair not in used:
-                await self._call_off(arena_id, race)
+                await self._call_off(arena_id, doc)
 
     async def _pair_with_helpers(
         self,
         record: dict[str, Any],
         mode: engine.Mode,
         entries: dict[str, dict[str, Any]],
-        planned: list[list[Pair]],
-        ahead: dict[Pair, HeatRace],
+        planned: list[list[tuple[str, str]]],
         wave_at: int,
     ) -> int:
         """Makes the wave's heats with the other instances' help (a plan); how many
-        were made by all. Each pair of the plan is its two player ids, and its race's
-        when it was made ahead."""
+        were made by all."""
         arena_id = record["arena_id"]
         plan_id = new_id(12)
         plan = {
@@ -216,14 +186,11 @@ class HeatMaker:
             "owner": self.owner,
             "record": record,
             "wave_at": wave_at,
-            "chunks": [
-                [[*pair, ahead[pair].planned()] if pair in ahead else pair for pair in chunk]
-                for chunk in planned
-            ],
+            "chunks": planned,
         }
         await from_store(self.arenas.store.publish(PLANS_TOPIC, orjson.dumps(plan)))
         while (index := await self._claim(plan_id)) < len(planned):
-            pairs = [(entries[a], entries[b], ahead.get((a, b))) for a, b in planned[index]]
+            pairs = [(entries[a], entries[b]) for a, b in planned[index]]
             await self._make_chunk(record, mode, plan_id, pairs, wave_at)
         loop = asyncio.get_running_loop()
         waited_until = loop.time() + _HELPERS_WAIT
@@ -257,16 +224,14 @@ class HeatMaker:
         try:
             while (index := await self._claim(plan["plan_id"])) < len(planned):
                 chunk = planned[index]
-                found = await self.store.entries(arena_id, [p for item in chunk for p in item[:2]])
+                found = await self.store.entries(arena_id, [p for pair in chunk for p in pair])
                 entries = {p: orjson.loads(text) for p, text in found.items()}
-                pairs = []
-                for a, b, *made in chunk:
-                    race = HeatRace.from_plan(made[0]) if made else None
-                    # Paired only if still free and present, as the wave's swap would find.
-                    if _free(entries.get(a)) and _free(entries.get(b)):
-                        pairs.append((entries[a], entries[b], race))
-                    elif race is not None:
-                        await self._call_off(arena_id, race)
+                # Paired only if still free and present, as the wave's swap would find.
+                pairs = [
+                    (entries[a], entries[b])
+                    for a, b in chunk
+                    if _free(entries.get(a)) and _free(entries.get(b))
+                ]
                 await self._make_chunk(record, mode, plan["plan_id"], pairs, plan["wave_at"])
         except (ServiceError, StoreUnavailable) as exc:
             log.warning("arena %s: helping with a wave failed: %s", arena_id, exc)
@@ -280,12 +245,11 @@ class HeatMaker:
         record: dict[str, Any],
         mode: engine.Mode,
         plan_id: str,
-        pairs: list[tuple[dict[str, Any], dict[str, Any], HeatRace | None]],
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
         wave_at: int,
     ) -> None:
-        """Makes one chunk of a plan's heats (each race unless made ahead), tells their
-        players, and counts it done."""
-        heats = [self._heat(record, mode, a, b, wave_at, race) for a, b, race in pairs]
+        """Makes one chunk of a plan's heats, tells their players, and counts it done."""
+        heats = [self._heat(record, mode, a, b, wave_at) for a, b in pairs]
         paired = [p for players in await asyncio.gather(*heats) for p in players]
         if paired:
             await self.arenas.publish(record["arena_id"], paired, more=True)
@@ -307,17 +271,16 @@ class HeatMaker:
         a: dict[str, Any],
         b: dict[str, Any],
         reveal_at: int | None = None,
-    ) -> HeatRace:
+    ) -> RaceDocument:
         """A heat's race for ``a`` and ``b`` (not yet their heat)."""
         seats = [(e["name"], e["token_hash"], e["player_id"]) for e in (a, b)]
-        doc = await self.arenas.lobby.create_paired(
+        return await self.arenas.lobby.create_paired(
             mode,
             seats,
             self.arenas.settings.arena_heat_seconds,
             reveal_at=reveal_at,
             heat_of=record["arena_id"],
         )
-        return HeatRace.of(doc)
 
     async def _heat(
         self,
@@ -326,15 +289,15 @@ class HeatMaker:
         a: dict[str, Any],
         b: dict[str, Any],
         wave_at: int,
-        race: HeatRace | None = None,
+        doc: RaceDocument | None = None,
     ) -> list[str]:
-        """Makes one heat's race (unless made ahead: ``race``), then marks both players
-        in it in one swap; the two player ids when done, none when either changed
-        meanwhile (the race, told to nobody, is called off)."""
-        if race is None:
-            race = await self._race(record, mode, a, b)
+        """Makes one heat's race (unless made ahead: ``doc``), then marks both players in
+        it in one swap; the two player ids when done, none when either changed meanwhile
+        (the race, told to nobody, is called off)."""
+        if doc is None:
+            doc = await self._race(record, mode, a, b)
         heat = {
-            "race_id": race.race_id,
+            "race_id": doc.race_id,
             "started_at": wave_at,
             "ended_at": None,
             "outcomes": None,
@@ -343,31 +306,31 @@ class HeatMaker:
                 for e in (a, b)
             ],
         }
-        swap = Swap(heat=(race.race_id, None, dumps(heat)))
-        for entry, (game_id, seat_id), other in ((a, race.seats[0], b), (b, race.seats[1], a)):
+        swap = Swap(heat=(doc.race_id, None, dumps(heat)))
+        for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
             before = dumps(entry)
             entry.update(
                 state="playing",
                 heat={
-                    "race_id": race.race_id,
-                    "game_id": game_id,
-                    "player_id": seat_id,
+                    "race_id": doc.race_id,
+                    "game_id": seat.game_id,
+                    "player_id": seat.player_id,
                     "opponent": {"name": other["name"], "rating": round(other["rating"])},
                 },
             )
             swap.entries.append((entry["player_id"], before, dumps(entry)))
         if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
             return [a["player_id"], b["player_id"]]
-        await self._call_off(record["arena_id"], race)
+        await self._call_off(record["arena_id"], doc)
         return []
 
-    async def _call_off(self, arena_id: str, race: HeatRace) -> None:
+    async def _call_off(self, arena_id: str, doc: RaceDocument) -> None:
         try:
-            await self.arenas.lobby.updates.call_off(race.race_id)
+            await self.arenas.lobby.updates.call_off(doc.race_id)
         except (ServiceError, StoreUnavailable) as exc:
             # Not the wave's failure: its other heats are made and must still be told.
             # Untold, the race ends unrated all the same when its time runs out.
-            log.warning("arena %s: heat %s not called off: %s", arena_id, race.race_id, exc)
+            log.warning("arena %s: heat %s not called off: %s", arena_id, doc.race_id, exc)
 
 
 def _free(entry: dict[str, Any] | None) -> bool:

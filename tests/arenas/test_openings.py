@@ -100,7 +100,7 @@ def _upcoming(
 
 def _made_ahead(service: CheckedClient, arena_id: str) -> dict[tuple[str, str], str]:
     maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
-    return {pair: race.race_id for pair, race in maker.races_ahead(arena_id).items()}
+    return {pair: doc.race_id for pair, doc in maker.races_ahead(arena_id).items()}
 
 
 def _made_at_last_wave(

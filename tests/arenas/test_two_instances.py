@@ -202,90 +202,29 @@ def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
         assert len(by_race) == 8 and all(len(names) == 2 for names in by_race.values())
 
 
-def made_ahead(
-    services: list[CheckedClient], clock: Clock
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[Any, Any]]]:
-    """An upcoming arena whose players joined on both instances, the waves run two
-    seconds before its start (when its first heats are made ahead): the arena, its
-    players, and the races made ahead by each instance."""
-    one = services[0]
-    host = new_player(one, "Host")
-    body = {"mode": "TF.D1N", "name": "At the hour", "minutes": 30, "starts_in": 1}
-    arena = one.post("/arenas", json=body, headers=auth(host["player_token"])).json()["arena"]
-    racers = []
-    for i in range(PLAYERS):
-        racer = new_player(services[i % 2], f"P{i:02}")
-        join(services[i % 2], arena["arena_id"], racer)
-        racers.append(racer)
-    clock.jump_past(arena["start_at"] - 2_000)
-    assert waves_together(services, 2) == 0
-    makers = [s.app.state.arena_waves.heats for s in services]  # type: ignore[attr-defined]
-    ahead = [dict(maker.races_ahead(arena["arena_id"])) for maker in makers]
-    # One instance made them, the other was kept out by the arena's lock.
-    assert sorted(len(made) for made in ahead) == [0, PLAYERS // 2]
-    return arena, racers, ahead
-
-
 def test_one_instance_makes_the_first_heats_ahead_and_its_wave_at_the_start_tells_them(
     clean_redis: str,
 ) -> None:
     with two_instances(clean_redis) as (clock, services):
-        arena, racers, ahead = made_ahead(services, clock)
-        races = {race.race_id for made in ahead for race in made.values()}
+        one = services[0]
+        host = new_player(one, "Host")
+        body = {"mode": "TF.D1N", "name": "At the hour", "minutes": 30, "starts_in": 1}
+        arena = one.post("/arenas", json=body, headers=auth(host["player_token"])).json()["arena"]
+        arena_id = arena["arena_id"]
+        racers = []
+        for i in range(PLAYERS):
+            racer = new_player(services[i % 2], f"P{i:02}")
+            join(services[i % 2], arena_id, racer)
+            racers.append(racer)
+        clock.jump_past(arena["start_at"] - 2_000)
+        assert waves_together(services, 2) == 0
+        makers = [s.app.state.arena_waves.heats for s in services]  # type: ignore[attr-defined]
+        ahead = [maker.races_ahead(arena_id) for maker in makers]
+        # One instance made them, the other was kept out by the arena's lock.
+        assert sorted(len(made) for made in ahead) == [0, PLAYERS // 2]
+        races = {doc.race_id for made in ahead for doc in made.values()}
         clock.jump_past(arena["start_at"])
         assert waves_together(services, 2) == PLAYERS // 2
-        heats = [mine(services[0], arena["arena_id"], racer)["heat"] for racer in racers]
+        heats = [mine(one, arena_id, racer)["heat"] for racer in racers]
         assert {heat["race_id"] for heat in heats} == races
-        makers = [s.app.state.arena_waves.heats for s in services]  # type: ignore[attr-defined]
         assert all(not maker.ahead for maker in makers)
-
-
-def test_the_other_instance_helps_record_and_tell_the_heats_made_ahead(
-    clean_redis: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The wave at the start shares the heats made ahead as a plan, their races in it:
-    the other instance records and tells some of them without making a race, and calls
-    off the race of a pair it finds changed (here: a player it reads as gone)."""
-    monkeypatch.setattr(heats_module, "AHEAD_AT_ONCE", 2)
-    with two_instances(clean_redis) as (clock, services):
-        arena, racers, ahead = made_ahead(services, clock)
-        arena_id = arena["arena_id"]
-        owner, other = (0, 1) if ahead[0] else (1, 0)
-        slowed(services[owner], monkeypatch, 0.05)
-        helper = services[other].app.state.arena_waves.heats  # type: ignore[attr-defined]
-        helped: list[str] = []
-        heat, entries = helper._heat, helper.store.entries
-        gone: list[str] = []
-
-        async def counted_heat(*args: Any) -> list[str]:
-            made: list[str] = await heat(*args)
-            helped.extend(made)
-            return made
-
-        async def no_race(*args: Any, **kwargs: Any) -> Any:
-            raise AssertionError("a helper made a race that was made ahead")
-
-        async def one_gone(arena_id: str, players: list[str] | None = None) -> dict[str, str]:
-            found: dict[str, str] = await entries(arena_id, players)
-            if players and not gone:
-                gone.append(players[0])
-                found[players[0]] = found[players[0]].replace('"present":true', '"present":false')
-            return found
-
-        monkeypatch.setattr(helper, "_heat", counted_heat)
-        monkeypatch.setattr(helper, "_race", no_race)
-        monkeypatch.setattr(helper.store, "entries", one_gone)
-        clock.jump_past(arena["start_at"])
-        assert wave(services[owner]) == PLAYERS // 2 - 1
-        assert helped, "the other instance recorded none of the heats"
-        races = {pair: race.race_id for pair, race in ahead[owner].items()}
-        [dropped] = [race for pair, race in races.items() if gone[0] in pair]
-        called_off = services[0].get(f"/races/{dropped}").json()["race"]
-        assert called_off["status"] == "finished" and called_off["rated"] is False
-        by_race = {}
-        for racer in racers:
-            heat_now = mine(services[0], arena_id, racer)["heat"]
-            if heat_now is not None:
-                by_race.setdefault(heat_now["race_id"], []).append(racer["player_id"])
-        assert set(by_race) == set(races.values()) - {dropped}
-        assert all(len(players) == 2 for players in by_race.values())
