@@ -31,9 +31,9 @@ class RaceGate:
         # Milliseconds of server time.
         self.clock = clock
         # A race played is renewed to this lifetime (0: races never expire) once a tenth
-        # of it, a minute at most, has run down since this instance last renewed it, as
-        # a game's keys are by its commits: the race document is not saved as its games
-        # are played, and it must not expire under them.
+        # of it, a minute at most, has run down since it was written or this instance
+        # last renewed it, as a game's keys are by its commits: the race document is not
+        # saved as its games are played, and it must not expire under them.
         self.ttl_seconds = ttl_seconds
         self._renew_every_ms = min(60_000, ttl_seconds * 100)
         self._renewed: OrderedDict[str, int] = OrderedDict()
@@ -51,14 +51,17 @@ class RaceGate:
         if doc.ends_at is not None and at >= doc.ends_at:
             await self.updates.expire(race_id)
             raise ServiceError(ErrorCode.RACE_OVER, 409, "the race's time is up")
-        await self._renew(race_id, at)
+        await self._renew(doc, at)
         return read
 
-    async def _renew(self, race_id: str, at: int) -> None:
+    async def _renew(self, doc: RaceDocument, at: int) -> None:
         if self.ttl_seconds <= 0:
             return
-        last = self._renewed.get(race_id)
-        if last is not None and at - last < self._renew_every_ms:
+        race_id = doc.race_id
+        # Written with its full lifetime: a race younger than a renewal's period (an
+        # arena heat, most quick pairings) need not be renewed by any instance yet.
+        last = self._renewed.get(race_id, doc.created_at)
+        if at - last < self._renew_every_ms:
             return
         await from_store(self.updates.store.renew_race(race_id), self.updates.refusal)
         self._renewed[race_id] = at

@@ -41,10 +41,14 @@ from .redis_layout import (
     CREATE_GAME_SCRIPT,
     CREATE_GAME_SHA,
     CREATE_RACE_SCRIPT,
+    RENEW_RACE_SCRIPT,
     SAVE_RACE_SCRIPT,
+    TIMED_LOG_SCRIPT,
+    TIMED_LOG_SHA,
     channel,
     checkpoint_key,
     game_keys,
+    sha,
     stored_game,
     tally_key,
     text_of,
@@ -59,6 +63,8 @@ log = logging.getLogger(__name__)
 
 # The commit script's status replies, read without an Enum call per commit.
 _COMMIT_STATUS = {status.value.encode(): status for status in CommitStatus}
+
+TALLY_SHA = sha(redis_once.TALLY)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -77,7 +83,11 @@ class RedisStore(Store):
             CREATE_RACE_SCRIPT,
             CLAIM_JOIN_SCRIPT,
             ARENA_SWAP_SCRIPT,
+            RENEW_RACE_SCRIPT,
+            TIMED_LOG_SCRIPT,
             redis_once.TAKE,
+            redis_once.SAVE,
+            redis_once.TALLY,
         ]
         clients = connect(settings.store_url, settings.redis_max_connections, scripts)
         self._redis = clients.redis
@@ -87,7 +97,6 @@ class RedisStore(Store):
         self.seeks = RedisSeeks(self._redis)
         self.arenas = RedisArenas(self._redis, self._run)
         self._races = RedisRaces(self._redis, self._run, settings)
-        self._tally = self._redis.register_script(redis_once.TALLY)
         self._admit = self._redis.register_script(redis_once.ADMIT)
         self._refund = self._redis.register_script(redis_once.REFUND)
         self._watchers = Watchers(
@@ -263,13 +272,10 @@ class RedisStore(Store):
     async def timed_actions(self, game_id: str) -> list[tuple[str, int | None]] | None:
         key, log_key, _, _ = game_keys(game_id)
         try:
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.exists(key)
-                pipe.lrange(log_key, 0, -1)
-                exists, entries = await pipe.execute()
+            (entries,) = await self._run(("EVALSHA", TIMED_LOG_SHA, 2, key, log_key))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
-        if not exists:
+        if entries is None:
             return None
         return [read_log_entry(text_of(entry)) for entry in entries]
 
@@ -332,12 +338,11 @@ class RedisStore(Store):
         name = tally_key(key)
         try:
             if not add:
-                value = await self._redis.get(name)
+                (value,) = await self._run(("GET", name))
                 return int(value) if value else 0
             marker = redis_once.marker(name, redis_once.nonce())
-            count = await self._tally(
-                keys=[name, marker], args=[add, window_seconds, redis_once.MARKER_SECONDS]
-            )
+            call = (add, window_seconds, redis_once.MARKER_SECONDS)
+            (count,) = await self._run(("EVALSHA", TALLY_SHA, 2, name, marker, *call))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return int(count)

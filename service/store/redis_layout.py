@@ -154,6 +154,14 @@ return redis.call('EXPIRE', KEYS[1], ARGV[1])
 """
 
 
+# A game's timed log (KEYS[2]), or nil when the game (KEYS[1]) is gone: read together,
+# so that a game expiring meanwhile is not read as one without actions.
+TIMED_LOG_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('LRANGE', KEYS[2], 0, -1)
+"""
+
+
 # A new game's hash (ARGV[2..]: field, value pairs), living ARGV[1] seconds: one script,
 # so that the game and its time to live are written together.
 CREATE_GAME_SCRIPT = """
@@ -180,6 +188,8 @@ SAVE_RACE_SHA = sha(SAVE_RACE_SCRIPT)
 CREATE_GAME_SHA = sha(CREATE_GAME_SCRIPT)
 CREATE_RACE_SHA = sha(CREATE_RACE_SCRIPT)
 CLAIM_JOIN_SHA = sha(CLAIM_JOIN_SCRIPT)
+RENEW_RACE_SHA = sha(RENEW_RACE_SCRIPT)
+TIMED_LOG_SHA = sha(TIMED_LOG_SCRIPT)
 
 
 def game_keys(game_id: str) -> tuple[str, str, str, str]:

@@ -18,7 +18,7 @@ from .redis_batches import OneByOne, Pipelined
 from .redis_layout import (
     CLAIM_JOIN_SHA,
     CREATE_RACE_SHA,
-    RENEW_RACE_SCRIPT,
+    RENEW_RACE_SHA,
     SAVE_RACE_SHA,
     join_key,
     race_keys,
@@ -31,7 +31,6 @@ class RedisRaces:
         self._redis = redis
         self._run = run
         self.settings = settings
-        self._renew = redis.register_script(RENEW_RACE_SCRIPT)
 
     async def create(self, race: StoredRace, join_code: str) -> bool:
         doc_key, _ = race_keys(race.race_id)
@@ -98,7 +97,7 @@ class RedisRaces:
             return
         doc_key, _ = race_keys(race_id)
         try:
-            await self._renew(keys=[doc_key], args=[ttl])
+            await self._run(("EVALSHA", RENEW_RACE_SHA, 1, doc_key, ttl))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
 

@@ -32,6 +32,7 @@ from .redis_batches import OneByOne, Pipelined
 from .redis_layout import sha
 
 TAKE_SHA = sha(redis_once.TAKE)
+SAVE_SHA = sha(redis_once.SAVE)
 
 ENTRY_DIGITS = 15
 
@@ -144,7 +145,10 @@ class RedisRecords(Records):
 
     async def load(self, key: str) -> Doc | None:
         try:
-            version, text = await self._redis.hmget(_doc(key), ["v", "d"])
+            if self._run is not None:
+                ((version, text),) = await self._run(("HMGET", _doc(key), "v", "d"))
+            else:
+                version, text = await self._redis.hmget(_doc(key), ["v", "d"])
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         if version is None or text is None:
@@ -152,11 +156,12 @@ class RedisRecords(Records):
         return Doc(int(version), _text(text))
 
     async def save(self, key: str, expected_version: int, text: str, ttl_seconds: int = 0) -> bool:
+        args = (str(expected_version), text, str(ttl_seconds), redis_once.nonce())
         try:
-            saved = await self._save(
-                keys=[_doc(key)],
-                args=[str(expected_version), text, str(ttl_seconds), redis_once.nonce()],
-            )
+            if self._run is not None:
+                (saved,) = await self._run(("EVALSHA", SAVE_SHA, 1, _doc(key), *args))
+            else:
+                saved = await self._save(keys=[_doc(key)], args=list(args))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
         return bool(saved)

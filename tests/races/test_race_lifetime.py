@@ -86,6 +86,30 @@ def test_a_race_played_is_renewed_in_redis(clean_redis: str) -> None:
             db.close()
 
 
+def test_a_race_is_renewed_once_a_tenth_of_its_lifetime_has_run_down(store_url: str) -> None:
+    """Written with its full lifetime, a young race is not renewed by its first actions
+    (an arena heat's whole life, often): one store call each saved."""
+    clock = FakeClock()
+    with players_client(store_url, clock, game_ttl_seconds=TTL, race_countdown_seconds=0) as c:
+        host, action = _running_race(c, clock)
+        store = c.app.state.games.store  # type: ignore[attr-defined]
+        renewed: list[str] = []
+        renew = store.renew_race
+
+        async def counted(race_id: str) -> None:
+            renewed.append(race_id)
+            await renew(race_id)
+
+        store.renew_race = counted
+        _act(c, host, action)
+        _act(c, host, "u")
+        assert renewed == []
+        clock.now += 0.1 * TTL
+        _act(c, host, action)
+        _act(c, host, "u")
+        assert renewed == [host["race_id"]]
+
+
 @pytest.mark.parametrize("backend", ["memory", "redis"])
 def test_a_race_that_cannot_be_found_keeps_its_games_private(
     backend: str, request: pytest.FixtureRequest
