@@ -188,11 +188,14 @@ def api(server: str) -> Api:
 @pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Playwright]:
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.skip("Playwright for Python is not installed (pip install playwright)")
     if chromium_path() is None:
         pytest.skip("Chromium is not installed (apt-get install -y chromium)")
+    # The assertions wait as long as the pages' actions do (``new_context``): on two
+    # cores shared with the rest of the suite, a page's updates can run seconds late.
+    expect.set_options(timeout=10_000)
     with sync_playwright() as instance:
         yield instance
 
