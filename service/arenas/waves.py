@@ -137,16 +137,21 @@ class ArenaWaves:
         for arena_id, made_ahead in list(self.heats.ahead.items()):
             if now > made_ahead.start_at + _LOCK_MS:
                 await self.heats.drop_ahead(arena_id)
-        await self._deal_ahead(now)
-        await self._make_ahead(now)
+        # One reading of the arenas starting soon serves both (the races' window lies
+        # within the deals').
+        upcoming = [
+            orjson.loads(text)
+            for text in await self.store.starting(now + 1, now + _DEAL_AHEAD_MS, 100)
+        ]
+        await self._deal_ahead(upcoming)
+        await self._make_ahead(now, [r for r in upcoming if r["start_at"] <= now + _MAKE_AHEAD_MS])
         return made
 
-    async def _deal_ahead(self, now: int) -> None:
-        """Deals the first heats of the arenas starting soon, one per two players joined:
-        their first wave pairs everybody at once."""
+    async def _deal_ahead(self, upcoming: list[dict[str, Any]]) -> None:
+        """Deals the first heats of the arenas starting soon (``upcoming``), one per two
+        players joined: their first wave pairs everybody at once."""
         heats: dict[engine.Mode, int] = {}
-        for text in await self.store.starting(now + 1, now + _DEAL_AHEAD_MS, 100):
-            record = orjson.loads(text)
+        for record in upcoming:
             mode = engine.Mode.find(record["mode"], engine.Mode.all())
             if mode is None or record.get("cancelled"):
                 continue
@@ -154,14 +159,13 @@ class ArenaWaves:
         for mode, count in heats.items():
             await self.openings.prepare(mode, count)
 
-    async def _make_ahead(self, now: int) -> None:
-        """Makes the first heats' races of the arenas starting within
-        ``_MAKE_AHEAD_MS``, pairing the players joined so far: at the start, when every
+    async def _make_ahead(self, now: int, starting: list[dict[str, Any]]) -> None:
+        """Makes the first heats' races of the arenas ``starting`` (within
+        ``_MAKE_AHEAD_MS``), pairing the players joined so far: at the start, when every
         player is free at once, the first wave then only records and tells them. The
         arena's lock is taken until its first wave, so that the first wave is this
         instance's, which holds the races."""
-        for text in await self.store.starting(now + 1, now + _MAKE_AHEAD_MS, 100):
-            record = orjson.loads(text)
+        for record in starting:
             arena_id = record["arena_id"]
             if record.get("cancelled") or arena_id in self.heats.ahead:
                 continue
