@@ -144,11 +144,8 @@ class HeatMaker:
         if not ahead and len(planned) > 1 and self.store.shared:
             return await self._pair_with_helpers(record, mode, entries, planned, wave_at)
         for number, chunk in enumerate(planned, 1):
-            heats = [
-                self._heat(record, mode, entries[a], entries[b], wave_at, ahead.get((a, b)))
-                for a, b in chunk
-            ]
-            paired = [p for players in await asyncio.gather(*heats) for p in players]
+            pairs = [(entries[a], entries[b]) for a, b in chunk]
+            paired = await self._heats(record, mode, pairs, wave_at, ahead)
             made += len(paired) // 2
             last = number == len(planned)
             if paired or (last and made):
@@ -249,8 +246,7 @@ class HeatMaker:
         wave_at: int,
     ) -> None:
         """Makes one chunk of a plan's heats, tells their players, and counts it done."""
-        heats = [self._heat(record, mode, a, b, wave_at) for a, b in pairs]
-        paired = [p for players in await asyncio.gather(*heats) for p in players]
+        paired = await self._heats(record, mode, pairs, wave_at)
         if paired:
             await self.arenas.publish(record["arena_id"], paired, more=True)
             await self._tally(plan_id, "made", len(paired) // 2)
@@ -282,47 +278,32 @@ class HeatMaker:
             heat_of=record["arena_id"],
         )
 
-    async def _heat(
+    async def _heats(
         self,
         record: dict[str, Any],
         mode: engine.Mode,
-        a: dict[str, Any],
-        b: dict[str, Any],
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
         wave_at: int,
-        doc: RaceDocument | None = None,
+        ahead: dict[Pair, RaceDocument] | None = None,
     ) -> list[str]:
-        """Makes one heat's race (unless made ahead: ``doc``), then marks both players in
-        it in one swap; the two player ids when done, none when either changed meanwhile
-        (the race, told to nobody, is called off)."""
-        if doc is None:
-            doc = await self._race(record, mode, a, b)
-        heat = {
-            "race_id": doc.race_id,
-            "started_at": wave_at,
-            "ended_at": None,
-            "outcomes": None,
-            "players": [
-                {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
-                for e in (a, b)
-            ],
-        }
-        swap = Swap(heat=(doc.race_id, None, dumps(heat)))
-        for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
-            before = dumps(entry)
-            entry.update(
-                state="playing",
-                heat={
-                    "race_id": doc.race_id,
-                    "game_id": seat.game_id,
-                    "player_id": seat.player_id,
-                    "opponent": {"name": other["name"], "rating": round(other["rating"])},
-                },
-            )
-            swap.entries.append((entry["player_id"], before, dumps(entry)))
-        if await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
-            return [a["player_id"], b["player_id"]]
-        await self._call_off(record["arena_id"], doc)
-        return []
+        """Makes a chunk of heats: the races not made ahead (``ahead``) at once, then
+        one swap each, in one store call, that marks both players in it; the ids of the
+        players paired. A heat whose players changed meanwhile is not made (its race,
+        told to nobody, is called off)."""
+        arena_id = record["arena_id"]
+        found = [(ahead or {}).get((a["player_id"], b["player_id"])) for a, b in pairs]
+        missing = [pair for pair, doc in zip(pairs, found, strict=True) if doc is None]
+        races = iter(await asyncio.gather(*(self._race(record, mode, *pair) for pair in missing)))
+        docs = [doc if doc is not None else next(races) for doc in found]
+        swaps = [_heat_swap(a, b, doc, wave_at) for (a, b), doc in zip(pairs, docs, strict=True)]
+        applied = await self.store.swaps(arena_id, swaps, self.arenas.ttl(record))
+        paired: list[str] = []
+        for (a, b), doc, done in zip(pairs, docs, applied, strict=True):
+            if done:
+                paired += [a["player_id"], b["player_id"]]
+            else:
+                await self._call_off(arena_id, doc)
+        return paired
 
     async def _call_off(self, arena_id: str, doc: RaceDocument) -> None:
         try:
@@ -331,6 +312,35 @@ class HeatMaker:
             # Not the wave's failure: its other heats are made and must still be told.
             # Untold, the race ends unrated all the same when its time runs out.
             log.warning("arena %s: heat %s not called off: %s", arena_id, doc.race_id, exc)
+
+
+def _heat_swap(a: dict[str, Any], b: dict[str, Any], doc: RaceDocument, wave_at: int) -> Swap:
+    """The swap that adds the heat of ``doc``'s race and marks ``a`` and ``b`` (changed
+    here) in it."""
+    heat = {
+        "race_id": doc.race_id,
+        "started_at": wave_at,
+        "ended_at": None,
+        "outcomes": None,
+        "players": [
+            {"player_id": e["player_id"], "name": e["name"], "rating": round(e["rating"])}
+            for e in (a, b)
+        ],
+    }
+    swap = Swap(heat=(doc.race_id, None, dumps(heat)))
+    for entry, seat, other in ((a, doc.players[0], b), (b, doc.players[1], a)):
+        before = dumps(entry)
+        entry.update(
+            state="playing",
+            heat={
+                "race_id": doc.race_id,
+                "game_id": seat.game_id,
+                "player_id": seat.player_id,
+                "opponent": {"name": other["name"], "rating": round(other["rating"])},
+            },
+        )
+        swap.entries.append((entry["player_id"], before, dumps(entry)))
+    return swap
 
 
 def _free(entry: dict[str, Any] | None) -> bool:

@@ -231,8 +231,8 @@ class ArenaWaves:
                         for race_id in (h["race_id"] for h in chunk)
                     )
                 )
-                still_open += sum(1 for players in settled if not players)
-                changed = [p for players in settled for p in players]
+                changed = await self._count(record, [s for s in settled if s is not None])
+                still_open += len(chunk) - len(changed) // 2
                 if changed:
                     await self.arenas.publish(arena_id, changed, more=pairing_follows)
                     held = held or pairing_follows
@@ -271,15 +271,30 @@ class ArenaWaves:
             checked[race_id] = now
         return deep
 
+    async def _count(self, record: dict[str, Any], settled: list[Swap]) -> list[str]:
+        """Counts the heats ``settled`` in one store call; the players whose entries
+        changed."""
+        applied = await self.store.swaps(record["arena_id"], settled, self.arenas.ttl(record))
+        changed: list[str] = []
+        for swap, done in zip(settled, applied, strict=True):
+            if done:
+                changed += [player_id for player_id, _, _ in swap.entries]
+            else:
+                # An entry changed meanwhile (a leave): the next wave reads it again
+                # and counts the heat then.
+                assert swap.heat is not None
+                log.info("heat %s not counted: its players changed meanwhile", swap.heat[0])
+        return changed
+
     async def _settle(
         self,
         record: dict[str, Any],
         entries: dict[str, dict[str, Any]],
         heat: dict[str, Any],
         deep: bool,
-    ) -> list[str]:
-        """Counts a heat whose race is over (its games read too when ``deep``); the
-        players whose entries changed."""
+    ) -> Swap | None:
+        """The swap that counts a heat whose race is over (its games read too when
+        ``deep``), changing ``entries``; None while the race goes on."""
         race_id = heat["race_id"]
         reads = self._reads.setdefault(record["arena_id"], {})
         try:
@@ -295,7 +310,7 @@ class ArenaWaves:
                 raise
             doc = None
         if doc is not None and (doc.finished_at is None or doc.result is None):
-            return []
+            return None
         accounts = [p["player_id"] for p in heat["players"]]
         if doc is None:
             # The race is gone (expired unplayed): nobody scores, both are free again.
@@ -324,13 +339,7 @@ class ArenaWaves:
             swap.scores[player_id] = rules.standing_score(entry, record["start_at"])
         heat["outcomes"] = outcomes
         heat["ended_at"] = now
-        swap = Swap(entries=swap.entries, heat=(race_id, old_heat, dumps(heat)), scores=swap.scores)
-        if not await self.store.swap(record["arena_id"], swap, self.arenas.ttl(record)):
-            # An entry changed meanwhile (a leave): the next wave reads it again and
-            # counts the heat then.
-            log.info("heat %s not counted: its players changed meanwhile", race_id)
-            return []
-        return accounts
+        return Swap(entries=swap.entries, heat=(race_id, old_heat, dumps(heat)), scores=swap.scores)
 
 
 def _parsed(texts: dict[str, str], earlier: Parsed) -> Parsed:

@@ -61,8 +61,14 @@ class Arenas(ABC):
     async def heats(self, arena_id: str, race_ids: list[str] | None = None) -> dict[str, str]:
         """Heats by race id (only those asked for, when ``race_ids`` is given)."""
 
+    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
+        return (await self.swaps(arena_id, [swap], ttl))[0]
+
     @abstractmethod
-    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool: ...
+    async def swaps(self, arena_id: str, swaps: list[Swap], ttl: int) -> list[bool]:
+        """Applies each swap in turn, on its own: one answer each, as ``swap`` gives. A
+        wave's heats go in one call: on Redis each call costs this process far more
+        than the work of a swap (a heat's is about 70 us alone)."""
 
     @abstractmethod
     async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
@@ -137,7 +143,10 @@ class MemoryArenas(Arenas):
             return dict(heats)
         return {r: heats[r] for r in race_ids if r in heats}
 
-    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
+    async def swaps(self, arena_id: str, swaps: list[Swap], ttl: int) -> list[bool]:
+        return [self._swap(arena_id, swap) for swap in swaps]
+
+    def _swap(self, arena_id: str, swap: Swap) -> bool:
         entries = self._entries.setdefault(arena_id, {})
         heats = self._heats.setdefault(arena_id, {})
         fields = [(entries, key, old, new) for key, old, new in swap.entries]

@@ -27,32 +27,45 @@ from .redis_layout import sha
 
 _INDEX = "sol:arenas"
 
-# KEYS: entries, heats, standings, record. ARGV: ttl, n entries, then n triples (player
-# id, JSON read or '', new JSON), then the heat's race id or '', its JSON read or '', its
-# new JSON, then pairs (player id, score). 1 when applied (now or by this call sent
-# before), else 0 and nothing changed.
+# KEYS: entries, heats, standings, record. ARGV: ttl, then each swap in turn: n entries,
+# n triples (player id, JSON read or '', new JSON), the heat's race id or '', its JSON
+# read or '', its new JSON, m scores, m pairs (player id, score). Each swap is applied
+# or not on its own, in order; one answer per swap: 1 when applied (now or by this call
+# sent before), else 0 and that swap changed nothing.
 SWAP_SCRIPT = """
-local n = tonumber(ARGV[2])
-local fields = {}
-for i = 0, n - 1 do
-  fields[#fields + 1] = {KEYS[1], ARGV[3 + 3 * i], ARGV[4 + 3 * i], ARGV[5 + 3 * i]}
-end
-local h = 3 + 3 * n
-if ARGV[h] ~= '' then fields[#fields + 1] = {KEYS[2], ARGV[h], ARGV[h + 1], ARGV[h + 2]} end
-local same = true
-for _, f in ipairs(fields) do
-  if (redis.call('HGET', f[1], f[2]) or '') ~= f[3] then same = false break end
-end
-if not same then
-  for _, f in ipairs(fields) do
-    if (redis.call('HGET', f[1], f[2]) or '') ~= f[4] then return 0 end
+local answers = {}
+local changed = false
+local i = 2
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  local fields = {}
+  for k = 0, n - 1 do
+    fields[#fields + 1] = {KEYS[1], ARGV[i + 1 + 3 * k], ARGV[i + 2 + 3 * k], ARGV[i + 3 + 3 * k]}
   end
-  return 1
+  local h = i + 1 + 3 * n
+  if ARGV[h] ~= '' then fields[#fields + 1] = {KEYS[2], ARGV[h], ARGV[h + 1], ARGV[h + 2]} end
+  local m = tonumber(ARGV[h + 3])
+  local same = true
+  for _, f in ipairs(fields) do
+    if (redis.call('HGET', f[1], f[2]) or '') ~= f[3] then same = false break end
+  end
+  local applied = 1
+  if same then
+    for _, f in ipairs(fields) do redis.call('HSET', f[1], f[2], f[4]) end
+    for k = 0, m - 1 do redis.call('ZADD', KEYS[3], ARGV[h + 5 + 2 * k], ARGV[h + 4 + 2 * k]) end
+    changed = true
+  else
+    for _, f in ipairs(fields) do
+      if (redis.call('HGET', f[1], f[2]) or '') ~= f[4] then applied = 0 break end
+    end
+  end
+  answers[#answers + 1] = applied
+  i = h + 4 + 2 * m
 end
-for _, f in ipairs(fields) do redis.call('HSET', f[1], f[2], f[4]) end
-for i = h + 3, #ARGV, 2 do redis.call('ZADD', KEYS[3], ARGV[i + 1], ARGV[i]) end
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
-return 1
+if changed then
+  for k = 1, 3 do redis.call('EXPIRE', KEYS[k], ARGV[1]) end
+end
+return answers
 """
 _SWAP_SHA = sha(SWAP_SCRIPT)
 
@@ -164,23 +177,28 @@ class RedisArenas(Arenas):
         (values,) = await self._read(("HMGET", key, *names))
         return {n: _text(v) for n, v in zip(names, values, strict=True) if v is not None}
 
-    async def swap(self, arena_id: str, swap: Swap, ttl: int) -> bool:
+    async def swaps(self, arena_id: str, swaps: list[Swap], ttl: int) -> list[bool]:
+        if not swaps:
+            return []
         keys = [_key(arena_id, w) for w in ("entries", "heats", "standings", "record")]
-        args: list[Any] = [ttl, len(swap.entries)]
-        for player_id, old, new in swap.entries:
-            args += [player_id, old or "", new]
-        if swap.heat is None:
-            args += ["", "", ""]
-        else:
-            race_id, old, new = swap.heat
-            args += [race_id, old or "", new]
-        for player_id, score in swap.scores.items():
-            args += [player_id, repr(score)]
+        args: list[Any] = [ttl]
+        for swap in swaps:
+            args.append(len(swap.entries))
+            for player_id, old, new in swap.entries:
+                args += [player_id, old or "", new]
+            if swap.heat is None:
+                args += ["", "", ""]
+            else:
+                race_id, old, new = swap.heat
+                args += [race_id, old or "", new]
+            args.append(len(swap.scores))
+            for player_id, score in swap.scores.items():
+                args += [player_id, repr(score)]
         try:
             (applied,) = await self._run(("EVALSHA", _SWAP_SHA, len(keys), *keys, *args))
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(str(exc)) from exc
-        return int(applied) == 1
+        return [int(a) == 1 for a in applied]
 
     async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
         (found,) = await self._read(("ZREVRANGE", _key(arena_id, "standings"), start, stop))

@@ -278,7 +278,9 @@ class ArenaFollowers:
         else:
             mine = [f for p in changed for f in followed.by_player.get(p, ())]
         yous = await self._yous(arena_id, mine)
-        if not pages:
+        if not final:
+            # Before any page is read: a player's new heat waits for no page, and the
+            # page's lines then go out in the message its followers share.
             for follower in mine:
                 you = yous[follower]
                 if you != follower.you:
@@ -287,6 +289,7 @@ class ArenaFollowers:
                     follower.send(
                         standings_message(arena_id, follower.page, unread, False, [], you)
                     )
+        if not pages:
             return
         by_page: dict[int, list[Follower]] = {}
         # Those named by the changes first: a player's new heat is queued before the page

@@ -149,6 +149,12 @@ def test_followers_get_their_page_then_only_changed_lines(
         assert len(first["rows"]) == 3 and first["you"]["name"] == "Ada"
         assert wave(service) == 1
         paired, _ = recv_until(ws, "arena_standings")
+        # A paired Ada is told her heat first, in a message of its own, before the page
+        # is read.
+        ada_heat = mine(service, arena_id, ada)["heat"]
+        if ada_heat is not None:
+            assert paired["rows"] == [] and paired["you"]["heat"] == ada_heat
+            paired, _ = recv_until(ws, "arena_standings")
         # Only the two paired players' lines changed.
         assert {r["name"] for r in paired["rows"]} <= {"Ada", "Bob", "Cy"}
         assert len(paired["rows"]) == 2 and all(r["playing"] for r in paired["rows"])
@@ -343,18 +349,19 @@ def a_heat_refused(
     join(service, arena_id, ada)
     join(service, arena_id, bob)
     maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
-    swap = maker.store.swap
+    swaps = maker.store.swaps
     refused: list[str] = []
 
-    async def refuse_new_heats(arena: str, change: Any, ttl: int) -> bool:
-        if change.heat is not None and change.heat[1] is None:
-            refused.append(change.heat[0])
-            return False
-        return bool(await swap(arena, change, ttl))
+    async def refuse_new_heats(arena: str, changes: list[Any], ttl: int) -> list[bool]:
+        new = [c.heat[0] for c in changes if c.heat is not None and c.heat[1] is None]
+        if new:
+            refused.extend(new)
+            return [False] * len(changes)
+        return list(await swaps(arena, changes, ttl))
 
-    monkeypatch.setattr(maker.store, "swap", refuse_new_heats)
+    monkeypatch.setattr(maker.store, "swaps", refuse_new_heats)
     assert wave(service) == 0 and len(refused) == 1
-    monkeypatch.setattr(maker.store, "swap", swap)
+    monkeypatch.setattr(maker.store, "swaps", swaps)
     return arena_id, [ada, bob], refused[0]
 
 

@@ -129,14 +129,14 @@ def an_arena_of(
 def slowed(service: CheckedClient, monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     """Makes the instance's heats ``seconds`` slower, so that the other takes chunks."""
     maker = service.app.state.arena_waves.heats  # type: ignore[attr-defined]
-    heat = maker._heat
+    heats = maker._heats
 
-    async def slow_heat(*args: Any) -> list[str]:
+    async def slow_heats(*args: Any) -> list[str]:
         await asyncio.sleep(seconds)
-        made: list[str] = await heat(*args)
+        made: list[str] = await heats(*args)
         return made
 
-    monkeypatch.setattr(maker, "_heat", slow_heat)
+    monkeypatch.setattr(maker, "_heats", slow_heats)
 
 
 @contextmanager
@@ -163,14 +163,14 @@ def test_the_other_instance_helps_make_a_wave_of_many_heats(
     one heat and every heat is listed once."""
     with helped_arena(clean_redis, monkeypatch, 24) as (one, helper, arena_id, racers):
         helped: list[str] = []
-        heat = helper._heat
+        heats = helper._heats
 
-        async def counted_heat(*args: Any) -> list[str]:
-            made: list[str] = await heat(*args)
+        async def counted_heats(*args: Any) -> list[str]:
+            made: list[str] = await heats(*args)
             helped.extend(made)
             return made
 
-        monkeypatch.setattr(helper, "_heat", counted_heat)
+        monkeypatch.setattr(helper, "_heats", counted_heats)
         assert wave(one) == 12
         assert helped, "the other instance made none of the heats"
         by_race = heats_by_race(racers, arena_id)
@@ -188,15 +188,15 @@ def test_players_a_helper_left_unpaired_are_paired_by_the_next_wave(
     with helped_arena(clean_redis, monkeypatch, 16) as (one, helper, arena_id, racers):
         failed: list[int] = []
 
-        async def failing_heat(*args: Any) -> list[str]:
+        async def failing_heats(*args: Any) -> list[str]:
             failed.append(1)
             raise StoreUnavailable("Redis went away")
 
-        monkeypatch.setattr(helper, "_heat", failing_heat)
+        monkeypatch.setattr(helper, "_heats", failing_heats)
         made = wave(one)
         assert failed and made < 8
         assert sum(len(n) for n in heats_by_race(racers, arena_id).values()) == 2 * made
-        monkeypatch.delattr(helper, "_heat")  # the helper works again
+        monkeypatch.delattr(helper, "_heats")  # the helper works again
         assert wave(one) == 8 - made
         by_race = heats_by_race(racers, arena_id)
         assert len(by_race) == 8 and all(len(names) == 2 for names in by_race.values())

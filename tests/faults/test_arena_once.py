@@ -70,6 +70,15 @@ async def _leave(arenas: Arenas, arena_id: str, player_id: str) -> bool:
 
 async def _pair(arenas: Arenas, arena_id: str, race_id: str, a: str, b: str, at: int) -> bool:
     """A heat recorded: both players marked in it, and the heat added, in one swap."""
+    swap = await _pairing(arenas, arena_id, race_id, a, b, at)
+    return swap is not None and await arenas.swap(arena_id, swap, TTL)
+
+
+async def _pairing(
+    arenas: Arenas, arena_id: str, race_id: str, a: str, b: str, at: int
+) -> Swap | None:
+    """The swap that records a heat of ``a`` and ``b``, from the arena as read now (None
+    when either is not free)."""
     found = await arenas.entries(arena_id, [a, b])
     heat = {
         "race_id": race_id,
@@ -82,11 +91,11 @@ async def _pair(arenas: Arenas, arena_id: str, race_id: str, a: str, b: str, at:
     for player_id, other in ((a, b), (b, a)):
         entry = orjson.loads(found[player_id])
         if entry["state"] != "free":
-            return False
+            return None
         heat_of = {"race_id": race_id, "opponent": {"name": other.title(), "rating": 1500}}
         entry.update(state="playing", heat=heat_of)
         swap.entries.append((player_id, found[player_id], dumps(entry)))
-    return await arenas.swap(arena_id, swap, TTL)
+    return swap
 
 
 async def _counting(
@@ -214,6 +223,40 @@ async def test_heats_are_recorded_and_counted_once(store: Store) -> None:
     assert all(h["outcomes"] is not None for h in state["heats"].values())
     assert sorted(state["heats"]) == ["r1", "r2", "r4", "r5", "r6"]
     assert all(e["state"] == "free" for e in state["entries"].values())
+
+
+async def test_swaps_sent_together_are_each_applied_or_refused_on_their_own(
+    store: Store,
+) -> None:
+    """A wave's heats go to the store in one call: each swap is applied in turn on its
+    own, so one refused (its players changed, here by a swap before it in the same call)
+    leaves the others applied, and answers are in the swaps' order."""
+    arenas = store.arenas
+    await arenas.create("a3", _record("a3"), START, TTL)
+    for i, player in enumerate(("ada", "bob", "cy", "dee", "eve")):
+        assert await _join(arenas, "a3", player, START + i)
+    at = START + 60_000
+    # All three read from the arena as it was: ada's second heat finds her playing.
+    made = [
+        await _pairing(arenas, "a3", race_id, a, b, at)
+        for race_id, a, b in (("r1", "ada", "bob"), ("r2", "ada", "eve"), ("r3", "cy", "dee"))
+    ]
+    assert await arenas.swaps("a3", [s for s in made if s is not None], TTL) == [True, False, True]
+    state = await _state(arenas, "a3")
+    assert sorted(state["heats"]) == ["r1", "r3"]
+    assert state["entries"]["ada"]["heat"]["race_id"] == "r1"
+    assert state["entries"]["eve"]["state"] == "free"
+    # Both heats counted in one call, with a stale counting of r1 after them: refused.
+    counting = [
+        await _counting(arenas, "a3", "r1", {"ada": "win", "bob": "loss"}, at + 1_000),
+        await _counting(arenas, "a3", "r3", {"cy": "loss", "dee": "win"}, at + 1_000),
+    ]
+    stale = await _counting(arenas, "a3", "r1", {"ada": "loss", "bob": "win"}, at + 2_000)
+    assert await arenas.swaps("a3", [*counting, stale], TTL) == [True, True, False]
+    state = await _state(arenas, "a3")
+    assert state["points"] == {"ada": 2, "bob": 0, "cy": 0, "dee": 2, "eve": 0}
+    assert set(state["standings"][:2]) == {"ada", "dee"}
+    assert await arenas.swaps("a3", [], TTL) == []
 
 
 async def test_an_arena_ends_as_a_fault_free_run_ends_it(
