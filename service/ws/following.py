@@ -9,11 +9,12 @@ changed.
 The work is the instance's, not each connection's (``ArenaFollowers``): the instance
 listens to an arena's topic once, however many of its connections follow the arena,
 and the changes that arrive while it is telling the last ones are told together next.
-Each followed page is read once per telling (the tellings of an arena take turns) and
-its message encoded once for every follower who was sent the page's previous lines;
-the own lines of the players named in the changes are read in one store call. The
-messages are queued on each connection's pump, never awaited: a follower that cannot
-keep up is cut off by its pump, as for game changes, and delays nobody else.
+Each followed page is read once per telling, every page at once (the tellings of an
+arena take turns), and its message encoded once for every follower who was sent the
+page's previous lines; the own lines of the players named in the changes are read in
+one store call. The messages are queued on each connection's pump, never awaited: a
+follower that cannot keep up is cut off by its pump, as for game changes, and delays
+nobody else.
 """
 
 from __future__ import annotations
@@ -277,10 +278,8 @@ class ArenaFollowers:
             mine = [f for same in followed.by_player.values() for f in same]
         else:
             mine = [f for p in changed for f in followed.by_player.get(p, ())]
-        yous = await self._yous(arena_id, mine)
-        if not final:
-            # Before any page is read: a player's new heat waits for no page, and the
-            # page's lines then go out in the message its followers share.
+        if not pages:
+            yous = await self._yous(arena_id, mine)
             for follower in mine:
                 you = yous[follower]
                 if you != follower.you:
@@ -289,15 +288,21 @@ class ArenaFollowers:
                     follower.send(
                         standings_message(arena_id, follower.page, unread, False, [], you)
                     )
-        if not pages:
             return
         by_page: dict[int, list[Follower]] = {}
+        named = set(mine)
         # Those named by the changes first: a player's new heat is queued before the page
         # goes out to everybody else.
-        for follower in [*mine, *(f for f in followed.followers if f not in yous)]:
+        for follower in [*mine, *(f for f in followed.followers if f not in named)]:
             by_page.setdefault(follower.page, []).append(follower)
-        for number, followers in by_page.items():
-            page = await self.arenas.standings(arena_id, number)
+        # The own lines and every page read at once: their reads share the store's round
+        # trips, so a player on the last of many pages followed waits for no other
+        # page's reads (four round trips each).
+        yous, *read = await asyncio.gather(
+            self._yous(arena_id, mine),
+            *(self.arenas.standings(arena_id, number) for number in by_page),
+        )
+        for (number, followers), page in zip(by_page.items(), read, strict=True):
             followed.total = page["total"]
             rows = {row["rank"]: row for row in page["rows"]}
             before = followed.pages.get(number)

@@ -149,12 +149,6 @@ def test_followers_get_their_page_then_only_changed_lines(
         assert len(first["rows"]) == 3 and first["you"]["name"] == "Ada"
         assert wave(service) == 1
         paired, _ = recv_until(ws, "arena_standings")
-        # A paired Ada is told her heat first, in a message of its own, before the page
-        # is read.
-        ada_heat = mine(service, arena_id, ada)["heat"]
-        if ada_heat is not None:
-            assert paired["rows"] == [] and paired["you"]["heat"] == ada_heat
-            paired, _ = recv_until(ws, "arena_standings")
         # Only the two paired players' lines changed.
         assert {r["name"] for r in paired["rows"]} <= {"Ada", "Bob", "Cy"}
         assert len(paired["rows"]) == 2 and all(r["playing"] for r in paired["rows"])
@@ -170,6 +164,39 @@ def test_followers_get_their_page_then_only_changed_lines(
         assert not counted["full"] and 1 <= len(counted["rows"]) <= 3
         ws.send_json({"type": "unfollow_arena", "id": "u", "arena_id": arena_id})
         assert recv_until(ws, "unsubscribed")[0]["arena_id"] == arena_id
+
+
+def test_followers_of_different_pages_each_get_their_pages_changes(
+    service: CheckedClient, clock: Clock
+) -> None:
+    """A telling reads every page followed (here two) and sends each follower the
+    changed lines of its own page, and a named follower its own line with them."""
+    host, *racers = players(service, "Host", *(f"P{i:02}" for i in range(24)))
+    arena_id = make_arena(service, host)
+    for racer in racers:
+        join(service, arena_id, racer)
+    second = standings(service, arena_id, 2)
+    assert second["total"] == 24 and [r["rank"] for r in second["rows"]] == [21, 22, 23, 24]
+    last = next(r for r in racers if r["player_id"] == second["rows"][-1]["player_id"])
+    with service.checked_websocket() as top, service.checked_websocket() as bottom:
+        greet(top)
+        greet(bottom)
+        top.send_json({"type": "follow_arena", "id": "t", "arena_id": arena_id})
+        follow = {"type": "follow_arena", "id": "b", "arena_id": arena_id, "page": 2}
+        bottom.send_json({**follow, "token": last["player_token"]})
+        assert len(recv(top)["rows"]) == 20 and len(recv(bottom)["rows"]) == 4
+        assert wave(service) == 12
+        # Every player is playing now: each page's every line changed.
+        paired_top, _ = recv_until(top, "arena_standings")
+        assert [r["rank"] for r in paired_top["rows"]] == list(range(1, 21))
+        assert all(r["playing"] for r in paired_top["rows"]) and paired_top["you"] is None
+        told = [recv_until(bottom, "arena_standings")[0]]
+        while not told[-1]["rows"]:
+            told.append(recv_until(bottom, "arena_standings")[0])
+        assert [r["rank"] for r in told[-1]["rows"]] == [21, 22, 23, 24]
+        assert all(r["playing"] for r in told[-1]["rows"])
+        heat = mine(service, arena_id, last)["heat"]
+        assert [m["you"]["heat"] for m in told if m["you"] is not None] == [heat]
 
 
 def test_a_finished_arena_is_final_and_its_heats_readable(
