@@ -25,10 +25,12 @@ player token, as in ``benchmarks/arena.py``, through a follower that keeps the f
 instead of sending them: each wave is then timed until its last telling is over (every
 player told their heat, every follower the page), which is the work of telling without
 the sockets. Figures: ``arena.first_wave_told_in_process_ms`` (the median) and
-``arena.frames_per_first_wave`` (frames made for one wave's followers).
+``arena.frames_per_first_wave`` (frames made for one wave's followers). With ``--pages``
+the followers follow every page instead, 20 to a page (as players who each watch the
+page around their own line), so each telling reads every page.
 
     python benchmarks/arena_wave.py [--players 1000] [--arenas 4] [--open-waves 5]
-                                    [--followers] [--redis] [--quick]
+                                    [--followers [--pages]] [--redis] [--quick]
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ if str(ROOT) not in sys.path:  # runnable from a checkout without installing the
 
 from benchmarks._processes import start_redis
 from benchmarks._report import Figure, report
+from service.arenas import PAGE_SIZE
 
 MODE = "TF.D1N"
 
@@ -106,11 +109,11 @@ def run(
             token: str = made.json()["player_token"]
             return token
 
-        async def follow(arena_id: str, token: str) -> None:
+        async def follow(arena_id: str, token: str, page: int) -> None:
             from service.ws.following import Follower
 
             player_id = await state.players.player_id_of(token)
-            follower = Follower(1, token, player_id, frames.append)
+            follower = Follower(page, token, player_id, frames.append)
             await state.arena_followers.add(arena_id, follower, "f")
 
         host = new_player(0)
@@ -128,7 +131,8 @@ def run(
                 )
                 joined.raise_for_status()
                 if args.followers:
-                    portal.call(follow, arena["arena_id"], token)
+                    page = index // PAGE_SIZE + 1 if args.pages else 1
+                    portal.call(follow, arena["arena_id"], token, page)
             arenas.append(arena)
         mode = engine.Mode.parse(MODE)
         portal.call(state.games.openings.prepare, mode, args.arenas * args.players // 2)
@@ -179,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="every player follows the top page; waves timed until told",
     )
+    parser.add_argument(
+        "--pages",
+        action="store_true",
+        help="with --followers: every page followed, 20 followers each, not the top page",
+    )
     parser.add_argument("--quick", action="store_true", help="40 players, 2 arenas: a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
@@ -217,7 +226,11 @@ def main(argv: list[str] | None = None) -> int:
                 "arena.frames_per_first_wave", statistics.median(told), "1", "frames told a wave"
             ),
         ]
-    following = ", every player following the top page" if args.followers else ""
+    following = ""
+    if args.followers:
+        following = (
+            ", every page followed" if args.pages else ", every player following the top page"
+        )
     report(
         f"An arena's first wave in-process: {args.arenas} arenas of {args.players} players "
         f"({heats} heats each){following}, on {where}, {os.cpu_count()} CPUs",

@@ -386,9 +386,10 @@ def test_arena_wave_benchmark_reports_its_metrics() -> None:
         assert f"arena.first_wave_in_process_{metric}" in figures
 
 
-def test_arena_wave_benchmark_times_the_telling_of_its_followers() -> None:
-    figures = run_benchmark("arena_wave.py", "--followers")
+@pytest.mark.parametrize("pages", [(), ("--pages",)], ids=["top page", "every page"])
+def test_arena_wave_benchmark_times_the_telling_of_its_followers(pages: tuple[str, ...]) -> None:
+    figures = run_benchmark("arena_wave.py", "--followers", *pages)
     assert figures["arena.first_wave_told_in_process_ms"]["value"] > 0
     # Arenas of 40 (``--quick``), 20 heats a wave, one chunk: each player is told their
-    # heat and the page's new lines in one message.
+    # heat and their page's new lines in one message, whichever page they follow.
     assert figures["arena.frames_per_first_wave"]["value"] == 40
