@@ -7,11 +7,11 @@ lines of its page that differ from what it was last sent, and its own line when 
 changed.
 
 The work is the instance's, not each connection's (``ArenaFollowers``): the instance
-listens to an arena's topic once, however many of its connections follow the arena,
-and the changes that arrive while it is telling the last ones are told together next.
-Each followed page is read once per telling, every page at once (the tellings of an
-arena take turns), and its message encoded once for every follower who was sent the
-page's previous lines; the own lines of the players named in the changes are read in
+listens to an arena's topic once, however many of its connections follow the arena, and
+the changes that arrive while it is telling the last ones are told together next. Each
+followed page is read once per telling, on a shared store every page at once (the
+tellings of an arena take turns), and its message encoded once for every follower sent
+the page's previous lines; the own lines of the players named in the changes are read in
 one store call. The messages are queued on each connection's pump, never awaited: a
 follower that cannot keep up is cut off by its pump, as for game changes, and delays
 nobody else.
@@ -295,13 +295,20 @@ class ArenaFollowers:
         # goes out to everybody else.
         for follower in [*mine, *(f for f in followed.followers if f not in named)]:
             by_page.setdefault(follower.page, []).append(follower)
-        # The own lines and every page read at once: their reads share the store's round
-        # trips, so a player on the last of many pages followed waits for no other
-        # page's reads (four round trips each).
-        yous, *read = await asyncio.gather(
-            self._yous(arena_id, mine),
-            *(self.arenas.standings(arena_id, number) for number in by_page),
-        )
+        read: list[dict[str, Any]]
+        if self.arenas.arenas.shared:
+            # The own lines and every page read at once: their reads share the store's
+            # round trips, so a player on the last of many pages followed waits for no
+            # other page's reads (four round trips each).
+            yous, *read = await asyncio.gather(
+                self._yous(arena_id, mine),
+                *(self.arenas.standings(arena_id, number) for number in by_page),
+            )
+        else:
+            # In-process reads never wait: run as tasks, they would only hand the event
+            # loop to others in the middle of the telling.
+            yous = await self._yous(arena_id, mine)
+            read = [await self.arenas.standings(arena_id, number) for number in by_page]
         for (number, followers), page in zip(by_page.items(), read, strict=True):
             followed.total = page["total"]
             rows = {row["rank"]: row for row in page["rows"]}
