@@ -9,12 +9,11 @@ changed.
 The work is the instance's, not each connection's (``ArenaFollowers``): the instance
 listens to an arena's topic once, however many of its connections follow the arena, and
 the changes that arrive while it is telling the last ones are told together next. Each
-followed page is read once per telling, on a shared store every page at once (the
-tellings of an arena take turns), and its message encoded once for every follower sent
-the page's previous lines; the own lines of the players named in the changes are read in
-one store call. The messages are queued on each connection's pump, never awaited: a
-follower that cannot keep up is cut off by its pump, as for game changes, and delays
-nobody else.
+followed page is read once per telling (on a shared store all at once; the tellings of
+an arena take turns), and its message encoded once for every follower sent the page's
+previous lines; the own lines of the players named in the changes are read in one store
+call. The messages are queued on each connection's pump, never awaited: a follower that
+cannot keep up is cut off by its pump, as for game changes, and delays nobody else.
 """
 
 from __future__ import annotations
@@ -295,18 +294,15 @@ class ArenaFollowers:
         # goes out to everybody else.
         for follower in [*mine, *(f for f in followed.followers if f not in named)]:
             by_page.setdefault(follower.page, []).append(follower)
-        read: list[dict[str, Any]]
         if self.arenas.arenas.shared:
-            # The own lines and every page read at once: their reads share the store's
-            # round trips, so a player on the last of many pages followed waits for no
-            # other page's reads (four round trips each).
+            # Every read at once, sharing the store's round trips: a player on the last of
+            # many pages followed waits for no other page's reads (four round trips each).
             yous, *read = await asyncio.gather(
                 self._yous(arena_id, mine),
                 *(self.arenas.standings(arena_id, number) for number in by_page),
             )
         else:
-            # In-process reads never wait: run as tasks, they would only hand the event
-            # loop to others in the middle of the telling.
+            # In-process reads never wait: as tasks they would yield the loop mid-telling.
             yous = await self._yous(arena_id, mine)
             read = [await self.arenas.standings(arena_id, number) for number in by_page]
         for (number, followers), page in zip(by_page.items(), read, strict=True):
