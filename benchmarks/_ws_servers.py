@@ -1,5 +1,7 @@
 """The servers of ``ws_load.py``, each run in a process of its own: the service, a bare
-WebSocket echo, and the echo with one Redis round trip per frame (echo + store).
+WebSocket echo, and the echo with one Redis round trip per frame (echo + store); and the
+fan-out of ``arena.py``'s floor: one frame to every connection at once, after one Redis
+round trip or none.
 
 The children run ``ws_load.py`` with its hidden ``--serve`` option, which calls ``serve``.
 """
@@ -55,6 +57,45 @@ def _echo_app(settings: Any = None) -> Any:
     return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws", echo)])
 
 
+def _fanout_app(settings: Any = None) -> Any:
+    """Every text frame a connection sends is sent on to every connection of this server;
+    with ``settings``, after one Redis round trip (a PUBLISH, as in ``_echo_app``). That is
+    the least a wave telling all its players at once can take on this stack."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from service.store.redis import RedisStore
+    from service.store.redis_layout import channel
+
+    store = RedisStore(settings) if settings is not None else None
+    topic = f"bench-{secrets.token_hex(4)}"
+    connections: set[WebSocket] = set()
+
+    async def fanout(websocket: WebSocket) -> None:
+        await websocket.accept()
+        connections.add(websocket)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                if store is not None:
+                    await store._redis.publish(channel(topic), text.encode())
+                for connection in list(connections):
+                    with contextlib.suppress(RuntimeError, OSError):
+                        await connection.send_text(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            connections.discard(websocket)
+
+    async def healthz(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws", fanout)])
+
+
 def _service_app(redis_url: str) -> Any:
     from service.app import create_app
     from service.config import Settings
@@ -83,6 +124,10 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
         app = _echo_app()
     elif kind == "echo-store":
         app = _echo_app(settings)
+    elif kind == "fanout":
+        app = _fanout_app()
+    elif kind == "fanout-store":
+        app = _fanout_app(settings)
     # The same options and collector tuning as ``python -m service`` (uvloop, httptools,
     # websockets-sansio, no per-frame compression), for every server.
     config = uvicorn.Config(

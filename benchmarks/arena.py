@@ -8,15 +8,25 @@ players split between them. The driver (this process, asyncio with the ``websock
 Sans-I/O protocol and ``httpx2``) creates ``--players`` players over HTTP and an arena; each player
 opens a WebSocket, follows the top page of the standings with its player token
 (``follow_arena``), and joins over HTTP. Whenever its line shows a new heat, it resigns
-the heat's race (countdown 0), so every heat is a draw that ends as soon as both players
-resigned: at once by default, the hardest case (every wave pairs nearly everybody, and
-the resignations of the heats just told arrive while the wave still makes the others),
-or, with ``--heat-seconds S``, after playing a random 0.5 S to 1.5 S, as players whose
-heats last do. It plays ``--heats`` heats and keeps following until the end. With
-``--upcoming`` the arena starts a minute after it is made, so the players join while it
-is upcoming and its first wave pairs them all at its start, as at a scheduled arena's
-start, with no joins arriving meanwhile (the run is a minute longer, and the service
-CPU figure includes that minute's upkeep).
+the heat's race (countdown 0) after playing a random 0.5 to 1.5 times ``--heat-seconds``
+(10 s), so every heat is a draw that ends when both players resigned. It plays
+``--heats`` heats and keeps following until the end. By default the arena is a scheduled
+one: it starts a minute after it is made, the players join while it is upcoming, and its
+first wave pairs them all at its start (the run is a minute longer, and the service CPU
+figure includes that minute's upkeep).
+
+Two harder cases, beyond what an arena of this size asks of a service: ``--heat-seconds
+0`` resigns every heat at once (every wave pairs nearly everybody, and the resignations
+of the heats just told arrive while the wave still makes the others: hundreds of heats a
+second), and ``--no-upcoming`` has the players join the running arena all at once, so
+the first waves run while a thousand joins and follows are still arriving. ``--quick``
+is a smoke run of both (20 players, 2 heats, resigned at once, joining while it runs).
+
+Before the service starts, the run measures its floor (``_tell_floor.py``): one frame
+sent to every player's socket at once, through one fan-out server process per service
+instance (after one Redis round trip with ``--redis``). That is the least that telling a
+wave's players takes on this machine at this moment, and the figure to read the pairing
+figure against on a shared machine whose speed moves from hour to hour.
 
 Figures:
 
@@ -26,6 +36,8 @@ Figures:
   ``benchmarks/_stamped.py``: on a machine the driver shares with the service, a driver
   busy with a thousand connections reads a frame later than it arrived, and that delay
   is the driver's, not the service's);
+- ``arena.tell_floor_p99_ms``: the floor above, from the driver's send to each socket's
+  stamped arrival, p99 over five fan-outs;
 - ``arena.first_wave_ms``: the first wave (every player free at once, half as many
   heats as players) from its pairing to the last of its heats told, and
   ``arena.pairing_later_p99_ms``, the pairing figure of the waves after it;
@@ -54,8 +66,8 @@ service's. Times are wall-clock milliseconds, comparable across the processes.
 Output: a table, then one JSON line per figure, e.g.
 ``{"metric": "arena.pairing_p99_ms", "value": 41.0, "unit": "ms"}``.
 
-    python benchmarks/arena.py [--players 1000] [--heats 3] [--heat-seconds 0] [--wave 1]
-                               [--page-seconds 0.1] [--upcoming] [--redis]
+    python benchmarks/arena.py [--players 1000] [--heats 3] [--heat-seconds 10] [--wave 1]
+                               [--page-seconds 0.1] [--no-upcoming] [--redis]
                                [--driver-processes 1] [--quick]
 """
 
@@ -93,8 +105,12 @@ from benchmarks._processes import (
 )
 from benchmarks._report import Figure, report
 from benchmarks._stamped import StampedWebSocket
+from benchmarks._tell_floor import tell_floor
 
 MODE = "TF.D1N"
+# Heats are played for 0.5 to 1.5 times this. Arena heats last minutes: this turns heats
+# over tens of times faster than a real arena of this size.
+DEFAULT_HEAT_SECONDS = 10.0
 # How long the driver waits for every player's heats: a base, and as long again per
 # hundred heats (one instance makes a few dozen heats a second at best).
 WAIT_BASE_SECONDS = 60.0
@@ -326,15 +342,19 @@ async def run(args: argparse.Namespace) -> int:
     workdir = tempfile.TemporaryDirectory()
     services: list[Process] = []
     try:
+        url = "memory://"
         if args.redis:
             redis = start_redis(Path(workdir.name))
             await wait_redis(redis.port)
             url = f"redis://127.0.0.1:{redis.port}/0"
-            services = [start_service(f"service {n}", url, settings) for n in (1, 2)]
-        else:
-            services = [start_service("service", "memory://", settings)]
+        instances = 2 if args.redis else 1
         limits = httpx2.Limits(max_connections=200)
         async with httpx2.AsyncClient(trust_env=False, timeout=60, limits=limits) as http:
+            floor = await tell_floor(http, instances, args.players, url)
+            services = [
+                start_service(f"service {n}" if args.redis else "service", url, settings)
+                for n in range(1, instances + 1)
+            ]
             for service in services:
                 await wait_ready(http, service)
             made = await http.post(f"{services[0].url}/players", json={"name": "Host"})
@@ -374,7 +394,7 @@ async def run(args: argparse.Namespace) -> int:
         if redis is not None:
             redis.stop()
         workdir.cleanup()
-    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu, lags, start_at)
+    return figures(args, players, heats, elapsed, cpu, calls, redis_cpu, lags, start_at, floor)
 
 
 def figures(
@@ -387,6 +407,7 @@ def figures(
     redis_cpu: float,
     lags: list[float],
     start_at: float,
+    floor: list[float],
 ) -> int:
     started = {h["race_id"]: h["started_at"] for h in heats}
     counted = [h for h in heats if h["outcomes"] is not None]
@@ -435,6 +456,12 @@ def figures(
         Figure("arena.players_stuck", stuck, "1", f"told fewer than {args.heats} heats", "0"),
         Figure("arena.pairing_p50_ms", percentile_ms(pairing, 50), "ms", "wave -> told, median"),
         Figure("arena.pairing_p99_ms", percentile_ms(pairing, 99), "ms", "wave -> told", "<= 100"),
+        Figure(
+            "arena.tell_floor_p99_ms",
+            percentile_ms(floor, 99),
+            "ms",
+            "one frame to every player at once, no pairing",
+        ),
         Figure(
             "arena.first_wave_ms",
             round(first_told - first_wave, 1),
@@ -539,8 +566,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--heat-seconds",
         type=float,
-        default=0.0,
-        help="mean seconds a heat is played before resigning (0: at once)",
+        help="mean seconds a heat is played before resigning (0: at once; 10, or 0 with --quick)",
     )
     parser.add_argument("--wave", type=float, default=1.0, help="ARENA_WAVE_SECONDS")
     parser.add_argument("--page-seconds", type=float, default=0.1, help="ARENA_PAGE_SECONDS")
@@ -549,8 +575,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--upcoming",
-        action="store_true",
-        help="the arena starts a minute after it is made: everybody joins before its start",
+        action=argparse.BooleanOptionalAction,
+        help="the arena starts a minute after it is made, everybody joins before its start "
+        "(the default but with --quick); --no-upcoming: it runs, and they join it then",
     )
     parser.add_argument(
         "--driver-processes",
@@ -562,6 +589,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.heats = 20, 2
+    if args.heat_seconds is None:
+        args.heat_seconds = 0.0 if args.quick else DEFAULT_HEAT_SECONDS
+    if args.upcoming is None:
+        args.upcoming = not args.quick
     if not 1 <= args.driver_processes <= args.players:
         parser.error("--driver-processes must be between 1 and --players")
     return args

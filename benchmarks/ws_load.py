@@ -168,7 +168,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="record the service with py-spy (speedscope) during the window",
     )
     parser.add_argument(
-        "--serve", choices=["service", "echo", "echo-store"], help=argparse.SUPPRESS
+        "--serve",
+        choices=["service", "echo", "echo-store", "fanout", "fanout-store"],
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--separate-changes",

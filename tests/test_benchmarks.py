@@ -372,6 +372,7 @@ def test_arena_benchmark_reports_its_metrics() -> None:
         assert figures["arena.players_stuck"]["value"] == 0
         assert figures["arena.heats_counted"]["value"] > 0
         assert "arena.pairing_p99_ms" in figures and "arena.standings_update_p99_ms" in figures
+        assert figures["arena.tell_floor_p99_ms"]["value"] > 0
         # Each frame reached its socket (the kernel's stamp) before the driver read it.
         stamped, read = (figures[f"arena.pairing{kind}_p99_ms"]["value"] for kind in ("", "_read"))
         assert 0 < stamped <= read
