@@ -83,7 +83,7 @@ def _fanout_app(settings: Any = None) -> Any:
                 if store is not None:
                     await store._redis.publish(channel(topic), text.encode())
                 for connection in list(connections):
-                    with contextlib.suppress(RuntimeError, OSError):
+                    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                         await connection.send_text(text)
         except WebSocketDisconnect:
             pass
