@@ -19,6 +19,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
+
 from .wave_locks import OwnedLocks
 
 # An arena's keys outlive its end by this long, for its standings and heats to be read.
@@ -101,9 +103,11 @@ class MemoryArenas(Arenas):
         self._entries: dict[str, dict[str, str]] = {}
         self._heats: dict[str, dict[str, str]] = {}
         self._scores: dict[str, dict[str, float]] = {}
-        # Arena id -> its standings as last sorted, until a score changes: each telling
-        # of the followers reads the ranks of the players it names.
-        self._sorted: dict[str, list[str]] = {}
+        # Arena id -> (score, player id) in ascending order, kept as scores change: read
+        # from the end it is the standings in Redis's ZREVRANGE order (score, then
+        # member, both descending), and a rank costs O(log n), as ZREVRANK does, however
+        # many players join or score between two readings.
+        self._ranked: dict[str, SortedList] = {}
         self._locks = OwnedLocks()
 
     async def create(self, arena_id: str, record: str, start_ms: int, ttl: int) -> bool:
@@ -158,31 +162,42 @@ class MemoryArenas(Arenas):
         for table, key, _, new in fields:
             table[key] = new
         if swap.scores:
-            self._scores.setdefault(arena_id, {}).update(swap.scores)
-            self._sorted.pop(arena_id, None)
+            scores = self._scores.setdefault(arena_id, {})
+            ranked = self._ranked.setdefault(arena_id, SortedList())
+            for player_id, score in swap.scores.items():
+                old = scores.get(player_id)
+                if old is not None:
+                    ranked.remove((old, player_id))
+                scores[player_id] = score
+                ranked.add((score, player_id))
         return True
 
-    def _ranked(self, arena_id: str) -> list[str]:
-        ranked = self._sorted.get(arena_id)
-        if ranked is None:
-            scores = self._scores.get(arena_id, {})
-            # As Redis orders ZREVRANGE: score, then member, both descending.
-            ranked = [p for _, p in sorted(((s, p) for p, s in scores.items()), reverse=True)]
-            self._sorted[arena_id] = ranked
-        return ranked
+    def _rank(self, arena_id: str, player_id: str) -> int | None:
+        score = self._scores.get(arena_id, {}).get(player_id)
+        if score is None:
+            return None
+        ranked = self._ranked[arena_id]
+        position: int = ranked.index((score, player_id))
+        return len(ranked) - 1 - position
 
     async def standings(self, arena_id: str, start: int, stop: int) -> list[str]:
-        return self._ranked(arena_id)[start : stop + 1]
+        ranked = self._ranked.get(arena_id)
+        if not ranked:
+            return []
+        if stop < 0:  # from the end, as ZREVRANGE reads it
+            stop += len(ranked)
+        # Ranks start..stop are these positions from the end, the highest first.
+        low, high = max(0, len(ranked) - 1 - stop), len(ranked) - start
+        if high <= low:
+            return []
+        return [player_id for _, player_id in ranked.islice(low, high, reverse=True)]
 
     async def rank(self, arena_id: str, player_id: str) -> int | None:
-        ranked = self._ranked(arena_id)
-        return ranked.index(player_id) if player_id in ranked else None
+        return self._rank(arena_id, player_id)
 
     async def ranks(self, arena_id: str, player_ids: list[str]) -> dict[str, int]:
-        if not player_ids:
-            return {}
-        wanted = set(player_ids)
-        return {p: i for i, p in enumerate(self._ranked(arena_id)) if p in wanted}
+        found = {p: self._rank(arena_id, p) for p in player_ids}
+        return {p: rank for p, rank in found.items() if rank is not None}
 
     async def count(self, arena_id: str) -> int:
         return len(self._scores.get(arena_id, {}))
