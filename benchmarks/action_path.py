@@ -78,7 +78,7 @@ async def play(
     from service.config import Settings
     from service.server import tune_garbage_collector
     from service.ws.commands import Commands
-    from service.ws.following import Following
+    from service.ws.follows import Following
     from service.ws.frames import FrameGate, Outbox
     from service.ws.pump import Pump
     from service.ws.seeking import Seeking

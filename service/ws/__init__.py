@@ -18,7 +18,8 @@ from ..guards.rates import AddressBuckets
 from ..pairing import Pairing
 from ..races import Races
 from .commands import Commands
-from .following import ArenaFollowers, Following
+from .following import ArenaFollowers
+from .follows import Following
 from .frames import FrameGate, Outbox
 from .pump import Pump
 from .seeking import Seeking

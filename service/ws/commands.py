@@ -35,7 +35,7 @@ from ..protocol.ws import (
     UnwatchRaceMessage,
     WatchRaceMessage,
 )
-from .following import Following
+from .follows import Following
 from .frames import Outbox, accepted, request_id_of, welcome
 from .pump import Pump, Subscription
 from .seeking import Seeking

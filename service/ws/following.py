@@ -14,6 +14,7 @@ an arena take turns), and its message encoded once for every follower sent the p
 previous lines; the own lines of the players named in the changes are read in one store
 call. The messages are queued on each connection's pump, never awaited: a follower that
 cannot keep up is cut off by its pump, as for game changes, and delays nobody else.
+A connection's own follows (``follow_arena``, ``unfollow_arena``) are ``follows.py``.
 """
 
 from __future__ import annotations
@@ -29,15 +30,11 @@ import orjson
 from ..arenas import Arenas, arena_topic, records
 from ..arenas.records import Rows, changed_lines, standings_message
 from ..errors import ServiceError, from_store
-from ..protocol import ErrorCode
-from ..protocol.ws import FollowArenaMessage, UnfollowArenaMessage
 from ..store import Delivery, StoreUnavailable, hash_token
 from ..support.tasks import cancel_and_wait
 
 log = logging.getLogger("service.ws")
 
-# Arenas one connection may follow at once.
-MAX_FOLLOWED = 4
 # The longest a wave that says more of its pairing follows holds the pages back (seconds):
 # a wave whose instance stopped midway never sends its last message.
 MAX_PAGES_HELD = 1.0
@@ -354,47 +351,3 @@ class ArenaFollowers:
                     orjson.loads(entry), rank + 1, *follower.arena_token
                 )
         return yous
-
-
-class Following:
-    """The arenas one connection follows."""
-
-    def __init__(self, followers: ArenaFollowers, send: Callable[[bytes], None]) -> None:
-        self.followers = followers
-        self.arenas = followers.arenas
-        # Queues a frame behind those queued before it (the connection's pump).
-        self.send = send
-        self.followed: dict[str, Follower] = {}
-
-    async def follow(self, message: FollowArenaMessage) -> None:
-        arena_id = message.arena_id
-        if arena_id not in self.followed and len(self.followed) >= MAX_FOLLOWED:
-            raise ServiceError(
-                ErrorCode.TOO_MANY_SUBSCRIPTIONS,
-                429,
-                f"at most {MAX_FOLLOWED} arenas per connection",
-            )
-        await self.arenas.record(arena_id)
-        player_id = None
-        if message.token is not None:
-            player_id = await self.arenas.players.player_id_of(message.token)
-        follower = Follower(message.page, message.token, player_id, self.send)
-        earlier = self.followed.pop(arena_id, None)
-        if earlier is not None:
-            await self.followers.remove(arena_id, earlier)
-        await self.followers.add(arena_id, follower, message.id)
-        self.followed[arena_id] = follower
-
-    async def unfollow(self, message: UnfollowArenaMessage) -> None:
-        follower = self.followed.pop(message.arena_id, None)
-        if follower is None:
-            raise ServiceError(ErrorCode.NOT_SUBSCRIBED, 409, "this arena is not followed here")
-        await self.followers.remove(message.arena_id, follower)
-        self.send(
-            orjson.dumps({"type": "unsubscribed", "id": message.id, "arena_id": message.arena_id})
-        )
-
-    async def stop(self) -> None:
-        for arena_id, follower in list(self.followed.items()):
-            self.followed.pop(arena_id, None)
-            await self.followers.remove(arena_id, follower)
