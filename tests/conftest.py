@@ -8,12 +8,14 @@ given by ``TEST_REDIS_URL`` is split instead: worker ``gwN`` uses database N of 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
 
+from service.config import Settings
+from service.store import Store, open_store
 from tests.support import CheckedClient, RedisServer, service_client
 
 
@@ -59,6 +61,17 @@ def store_url(request: pytest.FixtureRequest) -> str:
         return "memory://"
     url: str = request.getfixturevalue("clean_redis")
     return url
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    """The store itself, opened, on each backend (memory, then real Redis)."""
+    opened = open_store(Settings(store_url=store_url))
+    await opened.open()
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 @pytest.fixture

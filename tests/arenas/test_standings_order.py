@@ -5,26 +5,12 @@ the scores (score, then player id, both descending, as Redis's ZREVRANGE orders 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
-import pytest
-
-from service.config import Settings
-from service.store import Store, open_store
+from service.store import Store
 from service.store.arenas import Swap
 
 ARENA = "order"
 PAGE = 7
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = open_store(Settings(store_url=store_url))
-    await opened.open()
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def expected(scores: dict[str, float]) -> list[str]:

@@ -3,14 +3,10 @@ stand on public boards: a throwaway account cannot farm a rating board."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from service.config import Settings
 from service.players import Players
 from service.players.ratings import Ratings
-from service.store import Store, open_store
+from service.store import Store
 
 CHANGE = {"change": 40.0, "deviation": 480.0, "deviation_before": 500.0}
 HOUR = 3600.0
@@ -22,16 +18,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = open_store(Settings(store_url=store_url))
-    await opened.open()
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def _board(store: Store) -> list[str]:

@@ -4,10 +4,8 @@ status, request ids, the action log, fan-out to local subscribers, and expiry.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from service.config import Settings
 from service.store import (
@@ -42,15 +40,6 @@ async def opened(store_url: str, **settings: Any) -> Store:
     store = open_store(Settings(store_url=store_url, **settings))
     await store.open()
     return store
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened_store = await opened(store_url)
-    try:
-        yield opened_store
-    finally:
-        await opened_store.close()
 
 
 def stored_game(game_id: str, code: str = "DS1-D1N-AAAAAAB") -> StoredGame:
