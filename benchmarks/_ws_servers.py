@@ -22,45 +22,12 @@ from benchmarks._processes import HOST, Process, spawn
 WS_LOAD = Path(__file__).resolve().with_name("ws_load.py")
 
 
-def _echo_app(settings: Any = None) -> Any:
-    """The bare echo; with ``settings``, each frame first makes one Redis round trip on the
-    service's Redis store's pooled client (a PUBLISH), to show what one round trip costs."""
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import PlainTextResponse
-    from starlette.routing import Route, WebSocketRoute
-    from starlette.websockets import WebSocket, WebSocketDisconnect
-
-    from service.store.redis import RedisStore
-    from service.store.redis_layout import channel
-
-    store = RedisStore(settings) if settings is not None else None
-    topic = f"bench-{secrets.token_hex(4)}"
-
-    async def echo(websocket: WebSocket) -> None:
-        await websocket.accept()
-        try:
-            while True:
-                text = await websocket.receive_text()
-                if store is not None:
-                    # One PUBLISH round trip per frame on the store's pooled client, as
-                    # the yardstick has always been: not through the store's batching,
-                    # which would make it a measure of pipelining instead.
-                    await store._redis.publish(channel(topic), text.encode())
-                await websocket.send_text(text)
-        except WebSocketDisconnect:
-            pass
-
-    async def healthz(request: Request) -> PlainTextResponse:
-        return PlainTextResponse("ok")
-
-    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws", echo)])
-
-
-def _fanout_app(settings: Any = None) -> Any:
-    """Every text frame a connection sends is sent on to every connection of this server;
-    with ``settings``, after one Redis round trip (a PUBLISH, as in ``_echo_app``). That is
-    the least a wave telling all its players at once can take on this stack."""
+def _relay_app(settings: Any = None, to_all: bool = False) -> Any:
+    """The bare echo: each text frame sent back to its sender. With ``settings``, each
+    frame first makes one Redis round trip on the service's Redis store's pooled client (a
+    PUBLISH), to show what one round trip costs. With ``to_all`` (``arena.py``'s floor)
+    the frame goes to every connection of this server instead: the least a wave telling
+    all its players at once can take on this stack."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
@@ -74,14 +41,20 @@ def _fanout_app(settings: Any = None) -> Any:
     topic = f"bench-{secrets.token_hex(4)}"
     connections: set[WebSocket] = set()
 
-    async def fanout(websocket: WebSocket) -> None:
+    async def relay(websocket: WebSocket) -> None:
         await websocket.accept()
         connections.add(websocket)
         try:
             while True:
                 text = await websocket.receive_text()
                 if store is not None:
+                    # One PUBLISH round trip per frame on the store's pooled client, as
+                    # the yardstick has always been: not through the store's batching,
+                    # which would make it a measure of pipelining instead.
                     await store._redis.publish(channel(topic), text.encode())
+                if not to_all:
+                    await websocket.send_text(text)
+                    continue
                 for connection in list(connections):
                     with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                         await connection.send_text(text)
@@ -93,7 +66,7 @@ def _fanout_app(settings: Any = None) -> Any:
     async def healthz(request: Request) -> PlainTextResponse:
         return PlainTextResponse("ok")
 
-    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws", fanout)])
+    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws", relay)])
 
 
 def _service_app(redis_url: str) -> Any:
@@ -120,14 +93,10 @@ def serve(kind: str, fd: int, redis_url: str) -> None:
 
     sock = socket.socket(fileno=fd)
     app, settings = _service_app(redis_url)
-    if kind == "echo":
-        app = _echo_app()
-    elif kind == "echo-store":
-        app = _echo_app(settings)
-    elif kind == "fanout":
-        app = _fanout_app()
-    elif kind == "fanout-store":
-        app = _fanout_app(settings)
+    if kind in ("echo", "fanout"):
+        app = _relay_app(to_all=kind == "fanout")
+    elif kind in ("echo-store", "fanout-store"):
+        app = _relay_app(settings, to_all=kind == "fanout-store")
     # The same options and collector tuning as ``python -m service`` (uvloop, httptools,
     # websockets-sansio, no per-frame compression), for every server.
     config = uvicorn.Config(
